@@ -1,0 +1,210 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { columnOf, type ModelRegistry } from '../../domain/model/model-registry.js';
+import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import { normalizeValue } from '../../domain/model/values.js';
+import type { Condition, FindQuery } from '../../domain/query/condition.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { RandomSource } from '../../ports/random-source.js';
+import type { ReadOptions, RecordStore } from '../../ports/record-store.js';
+
+/** What every store adapter is built from. */
+export interface StoreDeps {
+  readonly registry: ModelRegistry;
+  readonly events: EventBus;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+const TEXT_OPS = new Set(['contains', 'icontains', 'startswith']);
+const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
+
+/**
+ * The behaviour every adapter shares, written once: value checks, defaults, soft delete,
+ * live-row filtering and the model signals. Adapters implement only the raw operations
+ * (`raw*`) against their storage, plus `transaction` and `ping`.
+ */
+export abstract class BaseRecordStore implements RecordStore {
+  constructor(protected readonly deps: StoreDeps) {}
+
+  abstract transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T>;
+  abstract ping(): Promise<void>;
+  /** Inserts prepared rows (defaults filled, values canonical) and returns them as stored. */
+  protected abstract rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]>;
+  /** Writes `changes` to row `id` and returns the stored row (null when absent). */
+  protected abstract rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null>;
+  /** Removes row `id`; false when absent. */
+  protected abstract rawDelete(model: ModelDef, id: Value): Promise<boolean>;
+  /** Runs a validated query (live filter already folded into `where`). */
+  protected abstract rawFind(model: ModelDef, query: FindQuery): Promise<Row[]>;
+  /** Counts rows matching a validated condition. */
+  protected abstract rawCount(model: ModelDef, where: Condition | undefined): Promise<number>;
+
+  async insert(table: string, row: Row): Promise<Row> {
+    const [stored] = await this.insertMany(table, [row]);
+    return stored as Row;
+  }
+
+  async insertMany(table: string, rows: readonly Row[]): Promise<Row[]> {
+    const model = this.model(table);
+    const prepared = rows.map((row, index) => this.withDefaults(model, this.checked(model, row, rows.length > 1 ? index : undefined)));
+    if (prepared.length === 0) return [];
+    return this.atomically(async (store) => {
+      for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true });
+      const stored = await store.rawInsert(model, prepared);
+      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
+      return stored;
+    });
+  }
+
+  async update(table: string, id: Value, changes: Row): Promise<Row | null> {
+    const model = this.model(table);
+    const checked = this.checked(model, changes);
+    delete checked[model.primaryKey];
+    return this.atomically(async (store) => {
+      const current = await store.getById(table, id);
+      if (!current) return null;
+      const next = { ...current, ...checked };
+      await this.deps.events.emit({ signal: 'pre_save', table, row: next, changes: checked, created: false });
+      const stored = Object.keys(checked).length === 0 ? current : await store.rawUpdate(model, id, checked);
+      if (!stored) return null;
+      await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+      return stored;
+    });
+  }
+
+  async delete(table: string, id: Value): Promise<boolean> {
+    const model = this.model(table);
+    return this.atomically(async (store) => {
+      const current = await store.getById(table, id);
+      if (!current) return false;
+      await this.deps.events.emit({ signal: 'pre_delete', table, row: current });
+      const done = model.softDelete
+        ? (await store.rawUpdate(model, id, { deleted_at: this.deps.clock.now() })) !== null
+        : await store.rawDelete(model, id);
+      if (done) await this.deps.events.emit({ signal: 'post_delete', table, row: current });
+      return done;
+    });
+  }
+
+  async getById(table: string, id: Value, options: ReadOptions = {}): Promise<Row | null> {
+    const model = this.model(table);
+    const key = this.keyValue(model, id);
+    if (key === undefined) return null;
+    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options), limit: 1 });
+    return rows[0] ?? null;
+  }
+
+  async getManyByIds(table: string, ids: readonly Value[], options: ReadOptions = {}): Promise<Row[]> {
+    const model = this.model(table);
+    const keys = [...new Set(ids.map((id) => this.keyValue(model, id)).filter((k): k is Value => k !== undefined))];
+    if (keys.length === 0) return [];
+    return this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'in', value: keys }, options) });
+  }
+
+  async find(table: string, query: FindQuery = {}): Promise<Row[]> {
+    const model = this.model(table);
+    const filter = query.where ? this.condition(model, query.where) : undefined;
+    for (const term of query.orderBy ?? []) this.column(model, term.column);
+    const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' as const }];
+    const where = this.live(model, filter, query);
+    return this.rawFind(model, {
+      orderBy,
+      ...(where ? { where } : {}),
+      ...(query.limit !== undefined ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
+      ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
+    });
+  }
+
+  async count(table: string, where?: Condition, options: ReadOptions = {}): Promise<number> {
+    const model = this.model(table);
+    return this.rawCount(model, this.live(model, where ? this.condition(model, where) : undefined, options));
+  }
+
+  /** True for a store bound to an open transaction. */
+  protected abstract readonly inTransaction: boolean;
+
+  /** Runs `work` inside a transaction unless this store already is one. */
+  protected atomically<T>(work: (store: this) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    return this.transaction((tx) => work(tx as this));
+  }
+
+  protected model(table: string): ModelDef {
+    const model = this.deps.registry.get(table);
+    if (!model) throw new DomainError('not_found', `unknown table "${table}"`);
+    return model;
+  }
+
+  private column(model: ModelDef, name: string): ColumnDef {
+    const col = columnOf(model, name);
+    if (!col) throw new DomainError('invalid_input', `unknown column "${name}"`, [{ field: name, message: 'unknown column' }]);
+    return col;
+  }
+
+  /** A primary-key value in canonical form, or undefined when it cannot be one (no row can match). */
+  private keyValue(model: ModelDef, id: Value): Value | undefined {
+    const result = normalizeValue(this.column(model, model.primaryKey), id);
+    return result.ok && result.value !== null ? result.value : undefined;
+  }
+
+  private checked(model: ModelDef, row: Row, index?: number): Row {
+    const out: Row = {};
+    for (const [name, value] of Object.entries(row)) {
+      if (value === undefined) continue;
+      const col = columnOf(model, name);
+      const at = index === undefined ? {} : { index };
+      if (!col) throw new DomainError('invalid_input', `unknown column "${name}"`, [{ field: name, message: 'unknown column', ...at }]);
+      const result = normalizeValue(col, value);
+      if (!result.ok) throw new DomainError('invalid_input', `${name} ${result.message}`, [{ field: name, message: result.message, ...at }]);
+      out[name] = result.value;
+    }
+    return out;
+  }
+
+  private withDefaults(model: ModelDef, row: Row): Row {
+    const out: Row = { ...row };
+    for (const col of model.columns) {
+      if (out[col.name] !== undefined || !col.default) continue;
+      const d = col.default;
+      out[col.name] = d.kind === 'now' ? this.deps.clock.now() : d.kind === 'uuid' ? this.deps.random.uuid() : structuredClone(d.value);
+    }
+    return out;
+  }
+
+  /** Validates a condition against the model and returns it with values in canonical form. */
+  private condition(model: ModelDef, cond: Condition): Condition {
+    if ('all' in cond) return { all: cond.all.map((c) => this.condition(model, c)) };
+    if ('any' in cond) return { any: cond.any.map((c) => this.condition(model, c)) };
+    if ('not' in cond) return { not: this.condition(model, cond.not) };
+    const col = this.column(model, cond.column);
+    const fail = (message: string): never => {
+      throw new DomainError('invalid_input', `${cond.column} ${message}`, [{ field: cond.column, message }]);
+    };
+    if (TEXT_OPS.has(cond.op)) {
+      if (col.type !== 'text' && col.type !== 'string') fail(`${cond.op} applies only to text columns`);
+      if (typeof cond.value !== 'string') fail('must be a string');
+      return cond;
+    }
+    if (cond.op === 'isnull') {
+      if (typeof cond.value !== 'boolean') fail('isnull takes a boolean');
+      return cond;
+    }
+    const one = (v: unknown): Value => {
+      const result = normalizeValue(col, v);
+      if (!result.ok) return fail(result.message);
+      if (result.value === null) return fail('may not be null here (use isnull)');
+      return result.value;
+    };
+    if (cond.op === 'in') {
+      if (!Array.isArray(cond.value)) fail('in takes a list');
+      return { column: cond.column, op: 'in', value: (cond.value as readonly Value[]).map(one) };
+    }
+    return { column: cond.column, op: cond.op, value: one(cond.value) };
+  }
+
+  private live(model: ModelDef, where: Condition | undefined, options: ReadOptions): Condition | undefined {
+    if (!model.softDelete || options.withDeleted) return where;
+    return where ? { all: [LIVE, where] } : LIVE;
+  }
+}

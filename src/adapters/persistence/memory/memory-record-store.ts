@@ -1,0 +1,171 @@
+import { ConstraintViolation } from '../../../domain/errors/domain-error.js';
+import { columnOf } from '../../../domain/model/model-registry.js';
+import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
+import { compareValues } from '../../../domain/model/values.js';
+import type { Condition, FindQuery } from '../../../domain/query/condition.js';
+import type { RecordStore } from '../../../ports/record-store.js';
+import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
+import { evaluate } from './evaluate-condition.js';
+
+/** Tables by name, rows by stringified primary key, plus the integer sequences. */
+interface Data {
+  tables: Map<string, Map<string, Row>>;
+  sequences: Map<string, number>;
+}
+
+interface Shared {
+  data: Data;
+  /** Serialises transactions: the tail of the queue. */
+  lock: Promise<unknown>;
+}
+
+const keyOf = (v: Value): string => (v instanceof Date ? v.toISOString() : JSON.stringify(v));
+const uniqueKey = (v: Value, ignoreCase: boolean): string => (ignoreCase && typeof v === 'string' ? v.toLowerCase() : keyOf(v));
+
+/**
+ * A RecordStore held in process memory, with the same integrity rules as the SQL stores
+ * (NOT NULL, unique, case-insensitive unique, foreign keys, restrict on delete) and
+ * snapshot-based transactions serialised by a lock. For tests and throwaway apps.
+ */
+export class MemoryRecordStore extends BaseRecordStore {
+  protected readonly inTransaction: boolean;
+
+  constructor(
+    deps: StoreDeps,
+    private readonly shared: Shared = { data: { tables: new Map(), sequences: new Map() }, lock: Promise.resolve() },
+    inTransaction = false,
+  ) {
+    super(deps);
+    this.inTransaction = inTransaction;
+  }
+
+  async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    const run = async (): Promise<T> => {
+      const snapshot = structuredClone(this.shared.data);
+      try {
+        return await work(new MemoryRecordStore(this.deps, this.shared, true));
+      } catch (error) {
+        this.shared.data = snapshot;
+        throw error;
+      }
+    };
+    const result = this.shared.lock.then(run, run);
+    this.shared.lock = result.catch(() => undefined);
+    return result;
+  }
+
+  async ping(): Promise<void> {}
+
+  private table(name: string): Map<string, Row> {
+    let t = this.shared.data.tables.get(name);
+    if (!t) {
+      t = new Map();
+      this.shared.data.tables.set(name, t);
+    }
+    return t;
+  }
+
+  protected async rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
+    const out: Row[] = [];
+    for (const input of rows) {
+      const row: Row = {};
+      for (const col of model.columns) row[col.name] = input[col.name] ?? null;
+      const sequence = this.shared.data.sequences.get(model.table) ?? 0;
+      if (model.pkKind === 'int-auto' && row[model.primaryKey] === null) {
+        row[model.primaryKey] = sequence + 1;
+        this.shared.data.sequences.set(model.table, sequence + 1);
+      } else if (model.pkKind === 'int-auto') {
+        this.shared.data.sequences.set(model.table, Math.max(row[model.primaryKey] as number, sequence));
+      }
+      this.checkIntegrity(model, row, undefined);
+      this.table(model.table).set(keyOf(row[model.primaryKey] as Value), row);
+      out.push(structuredClone(row));
+    }
+    return out;
+  }
+
+  protected async rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
+    const t = this.table(model.table);
+    const current = t.get(keyOf(id));
+    if (!current) return null;
+    const next = { ...current, ...changes };
+    this.checkIntegrity(model, next, keyOf(id));
+    t.set(keyOf(id), next);
+    return structuredClone(next);
+  }
+
+  protected async rawDelete(model: ModelDef, id: Value): Promise<boolean> {
+    const t = this.table(model.table);
+    const key = keyOf(id);
+    if (!t.has(key)) return false;
+    for (const ref of this.deps.registry.reverseRelations(model.table)) {
+      for (const row of this.table(ref.table).values()) {
+        if (row[ref.column] !== null && keyOf(row[ref.column] as Value) === key) {
+          throw new ConstraintViolation('still_referenced', model.table);
+        }
+      }
+    }
+    t.delete(key);
+    return true;
+  }
+
+  protected async rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
+    const rows = [...this.table(model.table).values()].filter((row) => this.matches(model, query.where, row));
+    const terms = query.orderBy ?? [];
+    rows.sort((a, b) => {
+      for (const term of terms) {
+        const type = columnOf(model, term.column)?.type ?? 'text';
+        // Nulls sort as the largest value, as PostgreSQL does (asc: last, desc: first).
+        const d = compareValues(type, a[term.column] ?? null, b[term.column] ?? null);
+        if (d !== 0) return term.direction === 'desc' ? -d : d;
+      }
+      return 0;
+    });
+    const start = query.offset ?? 0;
+    const end = query.limit === undefined ? undefined : start + query.limit;
+    return rows.slice(start, end).map((r) => structuredClone(r));
+  }
+
+  protected async rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
+    let n = 0;
+    for (const row of this.table(model.table).values()) if (this.matches(model, where, row)) n++;
+    return n;
+  }
+
+  private matches(model: ModelDef, where: Condition | undefined, row: Row): boolean {
+    return where === undefined || evaluate(model, where, row) === true;
+  }
+
+  /** NOT NULL, unique (single, case-insensitive, together) and foreign keys, as the SQL stores enforce them. */
+  private checkIntegrity(model: ModelDef, row: Row, selfKey: string | undefined): void {
+    for (const col of model.columns) {
+      if (!col.nullable && row[col.name] === null) throw new ConstraintViolation('not_null', model.table, col.name);
+    }
+    const table = this.table(model.table);
+    if (selfKey === undefined && table.has(keyOf(row[model.primaryKey] as Value))) {
+      throw new ConstraintViolation('unique', model.table, model.primaryKey);
+    }
+    const others = [...table.entries()].filter(([k]) => k !== selfKey).map(([, r]) => r);
+    for (const col of model.columns) {
+      const v = row[col.name] ?? null;
+      if (!col.unique || v === null) continue;
+      const k = uniqueKey(v, col.uniqueIgnoreCase);
+      if (others.some((o) => o[col.name] !== null && uniqueKey(o[col.name] as Value, col.uniqueIgnoreCase) === k)) {
+        throw new ConstraintViolation('unique', model.table, col.name);
+      }
+    }
+    for (const set of model.uniqueTogether) {
+      if (set.some((name) => row[name] === null)) continue;
+      const k = set.map((name) => keyOf(row[name] as Value)).join('|');
+      if (others.some((o) => set.map((name) => keyOf((o[name] ?? null) as Value)).join('|') === k)) {
+        throw new ConstraintViolation('unique', model.table, set.join(', '));
+      }
+    }
+    for (const col of model.columns) {
+      const v = row[col.name] ?? null;
+      if (!col.references || v === null) continue;
+      if (!this.table(col.references.table).has(keyOf(v))) throw new ConstraintViolation('foreign_key', model.table, col.name);
+    }
+  }
+}

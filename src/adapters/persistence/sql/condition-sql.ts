@@ -1,0 +1,59 @@
+import type { Dialect } from '../../../domain/model/migration.js';
+import { columnOf } from '../../../domain/model/model-registry.js';
+import type { ModelDef, Value } from '../../../domain/model/types.js';
+import type { Condition, OrderTerm } from '../../../domain/query/condition.js';
+import { encodeValue } from './sql-codec.js';
+
+/** A SQL fragment with `?` placeholders and its bindings. */
+export interface SqlFragment {
+  readonly sql: string;
+  readonly bindings: unknown[];
+}
+
+/** Quotes an identifier (names are validated by the registry, quoting is belt and braces). */
+export const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+const COMPARE = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** Renders a validated condition for `dialect`; text matches are case-sensitive except icontains. */
+export function conditionSql(model: ModelDef, cond: Condition, dialect: Dialect): SqlFragment {
+  if ('all' in cond || 'any' in cond) {
+    const parts = ('all' in cond ? cond.all : cond.any).map((c) => conditionSql(model, c, dialect));
+    if (parts.length === 0) return { sql: 'all' in cond ? '1 = 1' : '1 = 0', bindings: [] };
+    return {
+      sql: `(${parts.map((p) => p.sql).join('all' in cond ? ' and ' : ' or ')})`,
+      bindings: parts.flatMap((p) => p.bindings),
+    };
+  }
+  if ('not' in cond) {
+    const inner = conditionSql(model, cond.not, dialect);
+    return { sql: `not (${inner.sql})`, bindings: inner.bindings };
+  }
+  const col = columnOf(model, cond.column);
+  if (!col) throw new Error(`unvalidated column ${cond.column}`);
+  const c = quote(col.name);
+  const enc = (v: Value): unknown => encodeValue(col, v, dialect);
+  const find = dialect === 'sqlite' ? 'instr' : 'strpos';
+  switch (cond.op) {
+    case 'isnull':
+      return { sql: `${c} is ${cond.value ? '' : 'not '}null`, bindings: [] };
+    case 'in': {
+      const values = cond.value as readonly Value[];
+      if (values.length === 0) return { sql: '1 = 0', bindings: [] };
+      return { sql: `${c} in (${values.map(() => '?').join(', ')})`, bindings: values.map(enc) };
+    }
+    case 'contains':
+      return { sql: `${find}(${c}, ?) > 0`, bindings: [cond.value] };
+    case 'icontains':
+      return { sql: `${find}(lower(${c}), lower(?)) > 0`, bindings: [cond.value] };
+    case 'startswith':
+      return { sql: `${find}(${c}, ?) = 1`, bindings: [cond.value] };
+    default:
+      return { sql: `${c} ${COMPARE[cond.op]} ?`, bindings: [enc(cond.value as Value)] };
+  }
+}
+
+/** ORDER BY terms with PostgreSQL's null placement on both dialects (nulls are largest). */
+export function orderSql(terms: readonly OrderTerm[]): string {
+  return terms.map((t) => `${quote(t.column)} ${t.direction} nulls ${t.direction === 'asc' ? 'last' : 'first'}`).join(', ');
+}

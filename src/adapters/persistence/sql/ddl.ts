@@ -1,0 +1,81 @@
+import type { Dialect } from '../../../domain/model/migration.js';
+import type { ColumnDef, ModelDef, Value } from '../../../domain/model/types.js';
+
+const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+const SQLITE_TYPES: Record<ColumnDef['type'], string> = {
+  int: 'integer',
+  bigint: 'integer',
+  text: 'text',
+  string: 'varchar(255)',
+  bool: 'integer',
+  float: 'real',
+  decimal: 'numeric',
+  date: 'date',
+  // Stored as epoch milliseconds, the representation MikroORM uses on SQLite.
+  timestamp: 'datetime',
+  json: 'json',
+  uuid: 'uuid',
+};
+
+const PG_TYPES: Record<ColumnDef['type'], string> = {
+  int: 'integer',
+  bigint: 'bigint',
+  text: 'text',
+  string: 'varchar(255)',
+  bool: 'boolean',
+  float: 'double precision',
+  decimal: 'numeric',
+  date: 'date',
+  timestamp: 'timestamptz',
+  json: 'jsonb',
+  uuid: 'uuid',
+};
+
+function literal(value: Value, col: ColumnDef, dialect: Dialect): string | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return dialect === 'sqlite' ? (value ? '1' : '0') : value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  if (col.type === 'json') return `'${JSON.stringify(value).replace(/'/g, "''")}'`;
+  return undefined;
+}
+
+function columnSql(col: ColumnDef, dialect: Dialect): string {
+  if (col.primary && col.pkKind === 'int-auto') {
+    return dialect === 'sqlite' ? `${q(col.name)} integer not null primary key autoincrement` : `${q(col.name)} serial primary key`;
+  }
+  const parts = [q(col.name), (dialect === 'sqlite' ? SQLITE_TYPES : PG_TYPES)[col.type]];
+  parts.push(col.nullable ? 'null' : 'not null');
+  if (col.primary) parts.push('primary key');
+  if (col.unique && !col.uniqueIgnoreCase) parts.push('unique');
+  if (col.default?.kind === 'value') {
+    const lit = literal(col.default.value, col, dialect);
+    if (lit !== undefined) parts.push(`default ${lit}`);
+  }
+  if (col.references) parts.push(`references ${q(col.references.table)} (${q(col.references.column)})`);
+  return parts.join(' ');
+}
+
+/**
+ * The statements that create one model's table in `dialect`: the table with its column
+ * constraints and foreign keys (restrict on delete), then its unique indexes.
+ * Defaults for `now` and `uuid` are applied by the store, not the database, so every
+ * adapter returns the same values.
+ */
+export function createTableSql(model: ModelDef, dialect: Dialect): string[] {
+  const body = model.columns.map((col) => columnSql(col, dialect));
+  const out = [`create table ${q(model.table)} (\n  ${body.join(',\n  ')}\n)`];
+  for (const col of model.columns) {
+    if (col.uniqueIgnoreCase) {
+      out.push(`create unique index ${q(`${model.table}_${col.name}_ci_unique`)} on ${q(model.table)} (lower(${q(col.name)}))`);
+    }
+  }
+  for (const set of model.uniqueTogether) {
+    out.push(`create unique index ${q(`${model.table}_${set.join('_')}_unique`)} on ${q(model.table)} (${set.map(q).join(', ')})`);
+  }
+  for (const col of model.columns) {
+    if (col.references) out.push(`create index ${q(`${model.table}_${col.name}_index`)} on ${q(model.table)} (${q(col.name)})`);
+  }
+  return out;
+}

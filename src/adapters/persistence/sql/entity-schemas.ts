@@ -1,0 +1,44 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { ModelRegistry } from '../../../domain/model/model-registry.js';
+import type { ColumnType } from '../../../domain/model/types.js';
+
+const MIKRO_TYPES: Record<ColumnType, string> = {
+  int: 'integer',
+  bigint: 'bigint',
+  text: 'text',
+  string: 'string',
+  bool: 'boolean',
+  float: 'double',
+  decimal: 'decimal',
+  date: 'date',
+  timestamp: 'datetime',
+  json: 'json',
+  uuid: 'uuid',
+};
+
+/**
+ * MikroORM entity schemas generated from the registry: one entity per table, named by the
+ * table, every column a scalar property with its database name. Host code (and the bench
+ * baseline) can use them with MikroORM's EntityManager; Portico's store uses the same connection.
+ */
+export function entitySchemas(registry: ModelRegistry): EntitySchema[] {
+  return registry.all().map(
+    (model) =>
+      new EntitySchema({
+        name: model.table,
+        tableName: model.table,
+        properties: Object.fromEntries(
+          model.columns.map((col) => [
+            col.name,
+            {
+              type: MIKRO_TYPES[col.type],
+              fieldName: col.name,
+              primary: col.primary,
+              nullable: col.nullable,
+              ...(col.primary && col.pkKind === 'int-auto' ? { autoincrement: true } : {}),
+            },
+          ]),
+        ),
+      }),
+  );
+}

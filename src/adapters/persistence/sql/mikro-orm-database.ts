@@ -1,0 +1,127 @@
+import { MikroORM, type Options } from '@mikro-orm/core';
+import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
+import { Migration, Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { DatabaseUnavailable } from '../../../domain/errors/domain-error.js';
+import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
+import type { ModelRegistry } from '../../../domain/model/model-registry.js';
+import type { MigrationSource } from '../../../ports/migration-source.js';
+import { describeDatabase, type DatabaseConfig } from '../database-url.js';
+import { createTableSql } from './ddl.js';
+import { entitySchemas } from './entity-schemas.js';
+
+/** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
+export const MIGRATION_LEDGER = 'fw_migrations';
+
+/** An open SQL database: the MikroORM instance, its knex connection and the migrator. */
+export interface SqlDatabase extends MigrationSource {
+  readonly orm: MikroORM;
+  readonly knex: Knex;
+  readonly dialect: Dialect;
+  /** Applies pending migrations in order; returns the names applied. */
+  migrate(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function migrationClass(def: MigrationDef, registry: ModelRegistry, dialect: Dialect): typeof Migration {
+  return class extends Migration {
+    override up(): void {
+      for (const table of def.createTables ?? []) {
+        for (const sql of createTableSql(registry.require(table), dialect)) this.addSql(sql);
+      }
+      for (const sql of def.sql?.[dialect] ?? []) this.addSql(sql);
+    }
+  };
+}
+
+function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: ModelRegistry, migrations: readonly MigrationDef[]): Options {
+  const common = {
+    entities: entitySchemas(registry),
+    extensions: [Migrator],
+    allowGlobalContext: true,
+    debug: false,
+    discovery: { warnWhenNoEntities: false },
+    migrations: {
+      tableName: MIGRATION_LEDGER,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+      migrationsList: migrations.map((def) => ({ name: def.name, class: migrationClass(def, registry, config.dialect) })),
+    },
+  };
+  if (config.dialect === 'sqlite') {
+    return {
+      ...common,
+      driver: SqliteDriver,
+      dbName: config.file,
+      pool: {
+        min: 1,
+        max: 1,
+        // Every new connection enforces foreign keys and waits on a locked file instead of failing.
+        afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null) => void) =>
+          conn.run('pragma foreign_keys = on', (err) => (err ? done(err) : conn.run('pragma busy_timeout = 5000', done))),
+      },
+    } as Options;
+  }
+  return {
+    ...common,
+    driver: PostgreSqlDriver,
+    clientUrl: config.url,
+    ...(config.schema ? { schema: config.schema } : {}),
+    pool: { min: 0, max: 10 },
+    driverOptions: {
+      acquireConnectionTimeout: 5000,
+      connection: {
+        connectionTimeoutMillis: 5000,
+        ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+      },
+    },
+  } as Options;
+}
+
+/**
+ * Opens a SQLite or PostgreSQL database through MikroORM and checks it answers. An unreachable
+ * database rejects with DatabaseUnavailable carrying a one-line message without credentials.
+ */
+export async function openSqlDatabase(
+  config: Extract<DatabaseConfig, { kind: 'sql' }>,
+  registry: ModelRegistry,
+  migrations: readonly MigrationDef[],
+): Promise<SqlDatabase> {
+  const where = describeDatabase(config);
+  let orm: MikroORM;
+  try {
+    orm = await MikroORM.init(ormOptions(config, registry, migrations));
+  } catch {
+    throw new DatabaseUnavailable(`cannot open the database at ${where}`);
+  }
+  const knex = (orm.em as unknown as SqlEntityManager).getKnex();
+  try {
+    if (config.dialect === 'postgresql' && config.schema) await knex.raw(`create schema if not exists "${config.schema}"`);
+    await knex.raw('select 1');
+  } catch (error) {
+    await orm.close(true).catch(() => undefined);
+    const reason = (error as { code?: string }).code === 'ECONNREFUSED' ? 'connection refused' : 'no answer';
+    throw new DatabaseUnavailable(`cannot reach the database at ${where} (${reason})`);
+  }
+  const migrator = orm.getMigrator();
+  return {
+    orm,
+    knex,
+    dialect: config.dialect,
+    async migrate() {
+      return (await migrator.up()).map((m) => m.name);
+    },
+    async pending() {
+      return (await migrator.getPendingMigrations()).map((m) => m.name);
+    },
+    async executed() {
+      return (await migrator.getExecutedMigrations()).map((m) => m.name);
+    },
+    async close() {
+      await orm.close(true);
+    },
+  };
+}

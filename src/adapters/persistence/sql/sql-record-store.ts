@@ -1,0 +1,106 @@
+import type { Knex } from '@mikro-orm/knex';
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import type { Dialect } from '../../../domain/model/migration.js';
+import { columnOf } from '../../../domain/model/model-registry.js';
+import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
+import type { Condition, FindQuery } from '../../../domain/query/condition.js';
+import type { RecordStore } from '../../../ports/record-store.js';
+import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
+import { conditionSql, orderSql } from './condition-sql.js';
+import { decodeRow, encodeRow, encodeValue } from './sql-codec.js';
+import { translateSqlError, type Operation } from './sql-error-translation.js';
+
+type Db = Knex | Knex.Transaction;
+
+/**
+ * The RecordStore on a SQL database (SQLite or PostgreSQL) through the knex connection that
+ * MikroORM manages. Queries are single statements (`insert … returning`, one `IN` for
+ * many ids); driver errors are translated into port errors here and nowhere else.
+ */
+export class SqlRecordStore extends BaseRecordStore {
+  constructor(
+    deps: StoreDeps,
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    protected readonly inTransaction = false,
+  ) {
+    super(deps);
+  }
+
+  async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    return this.run('', 'read', () =>
+      (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true))),
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.run('', 'read', () => this.db.raw('select 1'));
+  }
+
+  protected rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
+    return this.run(model.table, 'insert', async () => {
+      const encoded = rows.map((row) => encodeRow(model, row, this.dialect));
+      const stored = (await this.db(model.table).insert(encoded).returning('*')) as Record<string, unknown>[];
+      return stored.map((raw) => decodeRow(model, raw));
+    });
+  }
+
+  protected rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
+    return this.run(model.table, 'update', async () => {
+      const stored = (await this.db(model.table)
+        .where(model.primaryKey, this.key(model, id))
+        .update(encodeRow(model, changes, this.dialect))
+        .returning('*')) as Record<string, unknown>[];
+      return stored[0] ? decodeRow(model, stored[0]) : null;
+    });
+  }
+
+  protected rawDelete(model: ModelDef, id: Value): Promise<boolean> {
+    return this.run(model.table, 'delete', async () => {
+      const n = await this.db(model.table).where(model.primaryKey, this.key(model, id)).del();
+      return n > 0;
+    });
+  }
+
+  protected rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
+    return this.run(model.table, 'read', async () => {
+      let qb = this.db(model.table).select('*');
+      if (query.where) {
+        const w = conditionSql(model, query.where, this.dialect);
+        qb = qb.whereRaw(w.sql, w.bindings as Knex.ValueDict[]);
+      }
+      if (query.orderBy && query.orderBy.length > 0) qb = qb.orderByRaw(orderSql(query.orderBy));
+      if (query.limit !== undefined) qb = qb.limit(query.limit);
+      if (query.offset !== undefined && query.offset > 0) qb = qb.offset(query.offset);
+      const raw = (await qb) as Record<string, unknown>[];
+      return raw.map((r) => decodeRow(model, r));
+    });
+  }
+
+  protected rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
+    return this.run(model.table, 'read', async () => {
+      let qb = this.db(model.table).count({ n: '*' });
+      if (where) {
+        const w = conditionSql(model, where, this.dialect);
+        qb = qb.whereRaw(w.sql, w.bindings as Knex.ValueDict[]);
+      }
+      const [row] = (await qb) as { n: number | string }[];
+      return Number(row?.n ?? 0);
+    });
+  }
+
+  private key(model: ModelDef, id: Value): unknown {
+    const col = columnOf(model, model.primaryKey);
+    return col ? encodeValue(col, id, this.dialect) : id;
+  }
+
+  private async run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      throw translateSqlError(error, this.dialect, table, operation) ?? error;
+    }
+  }
+}

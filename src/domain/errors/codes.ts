@@ -1,0 +1,22 @@
+/**
+ * The stable machine codes of every expected failure. Each transport maps these in exactly
+ * one place (http-koa: `problem-mapping.ts`); a unit test checks every code is mapped and
+ * documented in docs/errors.md.
+ */
+export const ERROR_CODES = [
+  'not_found',
+  'invalid_input',
+  'unique_violation',
+  'foreign_key_violation',
+  'still_referenced',
+  'not_null_violation',
+  'check_violation',
+  'database_unavailable',
+  'malformed_json',
+  'unsupported_media_type',
+  'payload_too_large',
+  'method_not_allowed',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

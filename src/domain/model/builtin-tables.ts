@@ -1,0 +1,100 @@
+import { c } from './column.js';
+import { defineModel, type ModelDecl } from './define-model.js';
+import type { MigrationDef } from './migration.js';
+
+/**
+ * The tables Portico itself owns (SPEC "Resources": auth_user; DESIGN §3 block-list).
+ * They are registered in every app so foreign keys such as `post.created_by_id` can target them.
+ */
+export const BUILTIN_MODELS: readonly ModelDecl[] = [
+  defineModel('auth_user', {
+    id: c.id(),
+    username: c.text().uniqueIgnoreCase(),
+    email: c.text().uniqueIgnoreCase(),
+    password_hash: c.text().nullable().hidden(),
+    is_staff: c.bool().default(false).privileged(),
+    is_superuser: c.bool().default(false).privileged(),
+    is_active: c.bool().default(true).privileged(),
+    date_joined: c.timestamp().defaultNow(),
+    last_login: c.timestamp().nullable(),
+    email_verified_at: c.timestamp().nullable(),
+  }),
+  defineModel('session', {
+    id: c.id(),
+    token_hash: c.text().unique(),
+    user_id: c.fk('auth_user').nullable(),
+    data: c.json().default({}),
+    created_at: c.timestamp().defaultNow(),
+    expires_at: c.timestamp(),
+  }),
+  defineModel('auth_token', {
+    id: c.id(),
+    token_hash: c.text().unique(),
+    user_id: c.fk('auth_user'),
+    created_at: c.timestamp().defaultNow(),
+    last_used_at: c.timestamp().nullable(),
+  }),
+  defineModel('auth_email_code', {
+    id: c.id(),
+    user_id: c.fk('auth_user'),
+    code_hash: c.text(),
+    attempts: c.int().default(0),
+    created_at: c.timestamp().defaultNow(),
+    expires_at: c.timestamp(),
+    used_at: c.timestamp().nullable(),
+    invalidated_at: c.timestamp().nullable(),
+  }),
+  defineModel(
+    'permissions_contenttype',
+    { id: c.id(), app_label: c.text(), model: c.text() },
+    { uniqueTogether: [['app_label', 'model']] },
+  ),
+  defineModel(
+    'permissions_permission',
+    { id: c.id(), codename: c.text(), name: c.text(), content_type_id: c.fk('permissions_contenttype') },
+    { uniqueTogether: [['content_type_id', 'codename']] },
+  ),
+  defineModel('permissions_group', { id: c.id(), name: c.text().unique() }),
+  defineModel(
+    'permissions_usergroup',
+    { id: c.id(), user_id: c.fk('auth_user'), group_id: c.fk('permissions_group') },
+    { uniqueTogether: [['user_id', 'group_id']] },
+  ),
+  defineModel(
+    'permissions_userpermission',
+    { id: c.id(), user_id: c.fk('auth_user'), permission_id: c.fk('permissions_permission') },
+    { uniqueTogether: [['user_id', 'permission_id']] },
+  ),
+  defineModel(
+    'permissions_grouppermission',
+    { id: c.id(), group_id: c.fk('permissions_group'), permission_id: c.fk('permissions_permission') },
+    { uniqueTogether: [['group_id', 'permission_id']] },
+  ),
+  defineModel('task_row', {
+    id: c.id(),
+    name: c.text(),
+    payload: c.json().default({}),
+    status: c.text().default('queued'),
+    attempts: c.int().default(0),
+    run_at: c.timestamp().defaultNow(),
+    created_at: c.timestamp().defaultNow(),
+    last_error: c.text().nullable(),
+  }),
+  defineModel('admin_audit_log', {
+    id: c.id(),
+    user_id: c.fk('auth_user').nullable(),
+    action: c.text(),
+    table_name: c.text(),
+    row_id: c.text(),
+    changes: c.json().nullable(),
+    created_at: c.timestamp().defaultNow(),
+  }),
+];
+
+/** The migration that creates Portico's own tables; always first in the ledger. */
+export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
+  {
+    name: 'portico_0001_builtin_tables',
+    createTables: BUILTIN_MODELS.map((m) => m.table),
+  },
+];

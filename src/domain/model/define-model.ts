@@ -1,0 +1,41 @@
+import type { ColumnBuilder } from './column.js';
+
+/** What a host app declares for one model; the registry resolves it into a ModelDef. */
+export interface ModelDecl {
+  readonly table: string;
+  readonly columns: Readonly<Record<string, ColumnBuilder>>;
+  readonly manyToMany: Readonly<Record<string, { readonly target: string; readonly through: string }>>;
+  readonly uniqueTogether: readonly (readonly string[])[];
+}
+
+export interface ModelOptions {
+  /** Many-to-many relations by name, each stored in a junction table `through`. */
+  manyToMany?: Record<string, { target: string; through: string }>;
+  /** Column sets that must be unique together. */
+  uniqueTogether?: string[][];
+}
+
+/**
+ * Declares a model. Table and column names are the database names and the wire names.
+ * A model whose columns include `deleted_at` is a soft-delete model.
+ *
+ * @example
+ * const post = defineModel('post', {
+ *   id: c.id(),
+ *   title: c.text(),
+ *   author_id: c.fk('author'),
+ *   deleted_at: c.timestamp().nullable(),
+ * }, { manyToMany: { tags: { target: 'tag', through: 'post_tags' } } });
+ */
+export function defineModel(
+  table: string,
+  columns: Record<string, ColumnBuilder>,
+  options: ModelOptions = {},
+): ModelDecl {
+  return {
+    table,
+    columns: { ...columns },
+    manyToMany: { ...(options.manyToMany ?? {}) },
+    uniqueTogether: (options.uniqueTogether ?? []).map((set) => [...set]),
+  };
+}

@@ -1,0 +1,88 @@
+import type { ColumnDef, ColumnType, JsonValue, Value } from './types.js';
+
+/** The outcome of checking one value against its column type. */
+export type Normalized = { readonly ok: true; readonly value: Value } | { readonly ok: false; readonly message: string };
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INTEGER_TEXT = /^-?\d+$/;
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+const ok = (value: Value): Normalized => ({ ok: true, value });
+const bad = (message: string): Normalized => ({ ok: false, message });
+
+function isJson(v: unknown, depth = 0): v is JsonValue {
+  if (depth > 64) return false;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    return Object.values(v as object).every((x) => isJson(x, depth + 1));
+  }
+  return false;
+}
+
+function isValidDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
+}
+
+/**
+ * Checks a domain value against its column and returns it in canonical form (for example a
+ * bigint given as a safe integer becomes its decimal string; an ISO timestamp string becomes
+ * a Date). `null` passes here; NOT NULL is the store's job, so every adapter reports it the same way.
+ */
+export function normalizeValue(col: ColumnDef, v: unknown): Normalized {
+  if (v === null) return ok(null);
+  switch (col.type) {
+    case 'int':
+      return typeof v === 'number' && Number.isSafeInteger(v) ? ok(v) : bad('must be an integer');
+    case 'float':
+      return typeof v === 'number' && Number.isFinite(v) ? ok(v) : bad('must be a number');
+    case 'bigint':
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return ok(String(v));
+      return typeof v === 'string' && INTEGER_TEXT.test(v) ? ok(v) : bad('must be an integer');
+    case 'decimal':
+      if (typeof v === 'number' && Number.isFinite(v)) return ok(String(v));
+      return typeof v === 'string' && DECIMAL_TEXT.test(v) ? ok(v) : bad('must be a decimal number');
+    case 'text':
+    case 'string':
+      return typeof v === 'string' ? ok(v) : bad('must be a string');
+    case 'bool':
+      return typeof v === 'boolean' ? ok(v) : bad('must be a boolean');
+    case 'uuid':
+      return typeof v === 'string' && UUID.test(v) ? ok(v.toLowerCase()) : bad('must be a UUID');
+    case 'date':
+      if (v instanceof Date && !Number.isNaN(v.getTime())) return ok(v.toISOString().slice(0, 10));
+      return typeof v === 'string' && isValidDate(v) ? ok(v) : bad('must be a date (YYYY-MM-DD)');
+    case 'timestamp': {
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? bad('must be a timestamp') : ok(v);
+      if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v)) {
+        const d = new Date(v);
+        return Number.isNaN(d.getTime()) ? bad('must be an ISO 8601 timestamp') : ok(d);
+      }
+      return bad('must be an ISO 8601 timestamp');
+    }
+    case 'json':
+      return isJson(v) ? ok(v) : bad('must be JSON');
+  }
+}
+
+/**
+ * Compares two values of a column of `type`; null sorts after every value (as PostgreSQL does
+ * ascending). bigint and decimal compare numerically although they travel as strings.
+ */
+export function compareValues(type: ColumnType, a: Value, b: Value): number {
+  if (a === null || a === undefined) return b === null || b === undefined ? 0 : 1;
+  if (b === null || b === undefined) return -1;
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if ((type === 'bigint' || type === 'decimal') && typeof a === 'string' && typeof b === 'string') {
+    return Number(a) - Number(b) || (a.length - b.length);
+  }
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+import type { Value } from '../model/types.js';
+
+/** Comparison operators a store must support (DESIGN §3 "filtering"). */
+export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'icontains' | 'startswith' | 'isnull';
+
+/** A predicate tree over one table's columns. `isnull` takes a boolean; `in` takes an array. */
+export type Condition =
+  | { readonly column: string; readonly op: Operator; readonly value: Value | readonly Value[] }
+  | { readonly all: readonly Condition[] }
+  | { readonly any: readonly Condition[] }
+  | { readonly not: Condition };
+
+export interface OrderTerm {
+  readonly column: string;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** A filtered, ordered, paged read. Without `orderBy` rows come in primary-key order. */
+export interface FindQuery {
+  readonly where?: Condition;
+  readonly orderBy?: readonly OrderTerm[];
+  readonly limit?: number;
+  readonly offset?: number;
+  /** Include soft-deleted rows (default: live rows only). */
+  readonly withDeleted?: boolean;
+}
+
+/** Shorthand constructors for conditions. */
+export const where = {
+  eq: (column: string, value: Value): Condition => ({ column, op: 'eq', value }),
+  in: (column: string, values: readonly Value[]): Condition => ({ column, op: 'in', value: values }),
+  all: (...conditions: Condition[]): Condition => ({ all: conditions }),
+  any: (...conditions: Condition[]): Condition => ({ any: conditions }),
+  not: (condition: Condition): Condition => ({ not: condition }),
+};

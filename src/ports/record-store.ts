@@ -1,0 +1,43 @@
+import type { Row, Value } from '../domain/model/types.js';
+import type { Condition, FindQuery } from '../domain/query/condition.js';
+
+/** Options shared by reads that may look at soft-deleted rows. */
+export interface ReadOptions {
+  /** Include soft-deleted rows (default: live rows only). */
+  readonly withDeleted?: boolean;
+}
+
+/**
+ * Persistence of model rows by table name. Every adapter (in-memory, SQLite, PostgreSQL)
+ * passes the same contract suite (tests/contract/record-store.contract.ts).
+ *
+ * Rows use the domain value types (see `Value`). Writes fill defaults (literal, now, uuid),
+ * fire the model signals (`pre_save`, `post_save`, `pre_delete`, `post_delete`) and report
+ * integrity failures as `ConstraintViolation` (never driver errors).
+ *
+ * @example
+ * const post = await store.insert('post', { title: 'Hi', author_id: 1 });
+ * await store.transaction(async (tx) => { await tx.update('post', post.id, { title: 'Hey' }); });
+ */
+export interface RecordStore {
+  /** Runs `work` in one transaction: commits when it resolves, rolls back when it throws. Nested calls join the outer one. */
+  transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T>;
+  /** Inserts one row and returns it as stored (defaults and generated key included). */
+  insert(table: string, row: Row): Promise<Row>;
+  /** Inserts several rows in order and returns them as stored; all or nothing. */
+  insertMany(table: string, rows: readonly Row[]): Promise<Row[]>;
+  /** Changes columns of the live row `id`; returns the stored row, or null when there is no such live row. */
+  update(table: string, id: Value, changes: Row): Promise<Row | null>;
+  /** Deletes row `id` (soft-delete models: stamps `deleted_at`); false when there was no live row. */
+  delete(table: string, id: Value): Promise<boolean>;
+  /** The row with primary key `id`, or null. */
+  getById(table: string, id: Value, options?: ReadOptions): Promise<Row | null>;
+  /** Rows whose primary key is in `ids`, in one query; order unspecified, missing ids skipped. */
+  getManyByIds(table: string, ids: readonly Value[], options?: ReadOptions): Promise<Row[]>;
+  /** Rows matching the query, ordered (primary key by default) and paged. */
+  find(table: string, query?: FindQuery): Promise<Row[]>;
+  /** Number of rows matching `where`. */
+  count(table: string, where?: Condition, options?: ReadOptions): Promise<number>;
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,364 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConstraintViolation, DomainError } from '../../src/domain/errors/domain-error.js';
+import type { RecordStore } from '../../src/ports/record-store.js';
+import type { SignalEvent } from '../../src/ports/event-bus.js';
+import { openTestDatabase, type Backend, type TestDatabase } from '../support/open-test-database.js';
+
+/**
+ * The RecordStore contract, written once and run against every adapter (STYLE guideline 8).
+ * Case ids are stable: RS-<area>-<n>; every case here is a MUST.
+ */
+export function recordStoreContract(backend: Backend): void {
+  let t: TestDatabase;
+  let store: RecordStore;
+
+  beforeEach(async () => {
+    t = await openTestDatabase(backend);
+    store = t.db.store;
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const writer = (name = 'Ada', extra: Record<string, unknown> = {}) => store.insert('writer', { name, ...extra } as never);
+  const expectViolation = async (p: Promise<unknown>, kind: string, column?: string) => {
+    const error = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConstraintViolation);
+    expect((error as ConstraintViolation).kind).toBe(kind);
+    if (column !== undefined) expect((error as ConstraintViolation).column).toBe(column);
+  };
+
+  describe('RS-insert', () => {
+    it('RS-insert-1 returns the stored row with a generated integer key and every default', async () => {
+      const w = await writer();
+      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      expect(typeof w.id).toBe('number');
+      expect(a).toEqual({
+        id: a.id,
+        title: 'T',
+        writer_id: w.id,
+        score: 0,
+        published: false,
+        rating: null,
+        big: null,
+        price: null,
+        day: null,
+        meta: null,
+        created_at: t.clock.now(),
+        deleted_at: null,
+      });
+    });
+
+    it('RS-insert-2 supports string keys and generated UUID keys', async () => {
+      const label = await store.insert('label', { id: 'orm', text: 'ORM' });
+      expect(label).toEqual({ id: 'orm', text: 'ORM' });
+      const v = await store.insert('voucher', { code: 'X' });
+      expect(v.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(await store.getById('voucher', v.id)).toEqual(v);
+    });
+
+    it('RS-insert-3 round-trips every column type', async () => {
+      const w = await writer();
+      const when = new Date('2025-05-06T07:08:09.123Z');
+      const a = await store.insert('article', {
+        title: 'types',
+        writer_id: w.id,
+        score: -7,
+        published: true,
+        rating: 4.25,
+        big: '9007199254740991',
+        price: '12.50',
+        day: '2024-02-29',
+        meta: { tags: ['a', 'b'], n: 1, nested: { ok: true } },
+        created_at: when,
+      });
+      const back = await store.getById('article', a.id);
+      expect(back).toEqual(a);
+      expect(back?.created_at).toEqual(when);
+      expect(back?.big).toBe('9007199254740991');
+      expect(Number(back?.price)).toBe(12.5);
+      expect(back?.day).toBe('2024-02-29');
+      expect(back?.meta).toEqual({ tags: ['a', 'b'], n: 1, nested: { ok: true } });
+    });
+
+    it('RS-insert-4 insertMany returns rows in order and is all-or-nothing', async () => {
+      const rows = await store.insertMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      expect(rows.map((r) => r.name)).toEqual(['a', 'b', 'c']);
+      await expectViolation(store.insertMany('writer', [{ name: 'd' }, { name: null }]), 'not_null', 'name');
+      expect(await store.count('writer')).toBe(3);
+    });
+
+    it('RS-insert-5 rejects unknown columns and ill-typed values with invalid_input naming the field', async () => {
+      await expect(store.insert('writer', { name: 'x', nope: 1 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'nope' }] });
+      await expect(store.insert('writer', { name: 5 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'name' }] });
+      await expect(store.insertMany('writer', [{ name: 'ok' }, { name: true }])).rejects.toMatchObject({
+        errors: [{ field: 'name', index: 1 }],
+      });
+      expect(await store.count('writer')).toBe(0);
+    });
+  });
+
+  describe('RS-read', () => {
+    it('RS-read-1 getById finds a row and answers null for a missing or uncoercible id', async () => {
+      const w = await writer();
+      expect(await store.getById('writer', w.id)).toEqual(w);
+      expect(await store.getById('writer', 999_999)).toBeNull();
+      expect(await store.getById('writer', 'abc')).toBeNull();
+      expect(await store.getById('voucher', 'not-a-uuid')).toBeNull();
+    });
+
+    it('RS-read-2 getManyByIds returns the existing rows and skips missing ids', async () => {
+      const [a, b] = await store.insertMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      const found = await store.getManyByIds('writer', [b?.id ?? 0, a?.id ?? 0, 424242, b?.id ?? 0]);
+      expect(found.map((r) => r.name).sort()).toEqual(['a', 'b']);
+      expect(await store.getManyByIds('writer', [])).toEqual([]);
+    });
+
+    it('RS-read-3 find filters with every operator', async () => {
+      await store.insertMany('writer', [
+        { name: 'Ada', bio: 'math' },
+        { name: 'alan', bio: null },
+        { name: 'Grace', bio: 'Navy' },
+      ]);
+      const names = async (where: Parameters<RecordStore['find']>[1]) => (await store.find('writer', where)).map((r) => r.name);
+      expect(await names({ where: { column: 'name', op: 'eq', value: 'Ada' } })).toEqual(['Ada']);
+      expect(await names({ where: { column: 'bio', op: 'ne', value: 'math' } })).toEqual(['Grace']);
+      expect(await names({ where: { column: 'id', op: 'gt', value: 1 } })).toEqual(['alan', 'Grace']);
+      expect(await names({ where: { column: 'id', op: 'gte', value: 2 } })).toEqual(['alan', 'Grace']);
+      expect(await names({ where: { column: 'id', op: 'lt', value: 2 } })).toEqual(['Ada']);
+      expect(await names({ where: { column: 'id', op: 'lte', value: 2 } })).toEqual(['Ada', 'alan']);
+      expect(await names({ where: { column: 'id', op: 'in', value: [1, 3] } })).toEqual(['Ada', 'Grace']);
+      expect(await names({ where: { column: 'id', op: 'in', value: [] } })).toEqual([]);
+      expect(await names({ where: { column: 'name', op: 'contains', value: 'a' } })).toEqual(['Ada', 'alan', 'Grace']);
+      expect(await names({ where: { column: 'name', op: 'contains', value: 'A' } })).toEqual(['Ada']);
+      expect(await names({ where: { column: 'name', op: 'icontains', value: 'A' } })).toEqual(['Ada', 'alan', 'Grace']);
+      expect(await names({ where: { column: 'name', op: 'startswith', value: 'a' } })).toEqual(['alan']);
+      expect(await names({ where: { column: 'name', op: 'contains', value: '%' } })).toEqual([]);
+      expect(await names({ where: { column: 'bio', op: 'isnull', value: true } })).toEqual(['alan']);
+      expect(await names({ where: { column: 'bio', op: 'isnull', value: false } })).toEqual(['Ada', 'Grace']);
+      expect(
+        await names({ where: { any: [{ column: 'name', op: 'eq', value: 'Ada' }, { column: 'name', op: 'eq', value: 'Grace' }] } }),
+      ).toEqual(['Ada', 'Grace']);
+      expect(
+        await names({ where: { all: [{ column: 'name', op: 'icontains', value: 'a' }, { not: { column: 'name', op: 'eq', value: 'Ada' } }] } }),
+      ).toEqual(['alan', 'Grace']);
+      // SQL null logic: NOT (bio = 'math') does not select the row whose bio is null.
+      expect(await names({ where: { not: { column: 'bio', op: 'eq', value: 'math' } } })).toEqual(['Grace']);
+    });
+
+    it('RS-read-4 find orders (nulls last ascending, first descending), defaults to key order, and pages', async () => {
+      await store.insertMany('writer', [
+        { name: 'b', bio: 'y' },
+        { name: 'a', bio: null },
+        { name: 'c', bio: 'x' },
+      ]);
+      const names = async (q: Parameters<RecordStore['find']>[1]) => (await store.find('writer', q)).map((r) => r.name);
+      expect(await names({})).toEqual(['b', 'a', 'c']);
+      expect(await names({ orderBy: [{ column: 'name', direction: 'asc' }] })).toEqual(['a', 'b', 'c']);
+      expect(await names({ orderBy: [{ column: 'bio', direction: 'asc' }] })).toEqual(['c', 'b', 'a']);
+      expect(await names({ orderBy: [{ column: 'bio', direction: 'desc' }] })).toEqual(['a', 'b', 'c']);
+      expect(await names({ orderBy: [{ column: 'name', direction: 'desc' }], limit: 2 })).toEqual(['c', 'b']);
+      expect(await names({ orderBy: [{ column: 'name', direction: 'asc' }], limit: 2, offset: 1 })).toEqual(['b', 'c']);
+      expect(await names({ offset: 2 })).toEqual(['c']);
+    });
+
+    it('RS-read-5 count honours the condition', async () => {
+      await store.insertMany('writer', [{ name: 'a' }, { name: 'b', bio: 'x' }]);
+      expect(await store.count('writer')).toBe(2);
+      expect(await store.count('writer', { column: 'bio', op: 'isnull', value: true })).toBe(1);
+    });
+
+    it('RS-read-6 rejects unknown columns, text operators on non-text columns and ill-typed filter values', async () => {
+      await expect(store.find('writer', { where: { column: 'nope', op: 'eq', value: 1 } })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.find('writer', { orderBy: [{ column: 'nope', direction: 'asc' }] })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.find('writer', { where: { column: 'id', op: 'contains', value: '1' } })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.count('writer', { column: 'id', op: 'eq', value: 'x' })).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+  });
+
+  describe('RS-write', () => {
+    it('RS-write-1 update changes the row, keeps the key and answers null for a missing row', async () => {
+      const w = await writer();
+      const u = await store.update('writer', w.id, { bio: 'new', id: 777 });
+      expect(u).toEqual({ ...w, bio: 'new' });
+      expect(await store.getById('writer', w.id)).toEqual(u);
+      expect(await store.update('writer', 424242, { bio: 'x' })).toBeNull();
+    });
+
+    it('RS-write-2 delete removes the row and answers false when there is none', async () => {
+      const w = await writer();
+      expect(await store.delete('writer', w.id)).toBe(true);
+      expect(await store.getById('writer', w.id)).toBeNull();
+      expect(await store.delete('writer', w.id)).toBe(false);
+    });
+
+    it('RS-write-3 soft delete stamps deleted_at and hides the row from live reads', async () => {
+      const w = await writer();
+      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      t.clock.advance(1000);
+      expect(await store.delete('article', a.id)).toBe(true);
+      expect(await store.getById('article', a.id)).toBeNull();
+      expect(await store.find('article')).toEqual([]);
+      expect(await store.count('article')).toBe(0);
+      expect(await store.getManyByIds('article', [a.id])).toEqual([]);
+      const kept = await store.getById('article', a.id, { withDeleted: true });
+      expect(kept?.deleted_at).toEqual(t.clock.now());
+      expect(await store.count('article', undefined, { withDeleted: true })).toBe(1);
+      expect(await store.delete('article', a.id)).toBe(false);
+      expect(await store.update('article', a.id, { title: 'x' })).toBeNull();
+    });
+  });
+
+  describe('RS-integrity', () => {
+    it('RS-integrity-1 unique violations name the column', async () => {
+      await writer('a', { email: 'a@x.io' });
+      await expectViolation(writer('b', { email: 'a@x.io' }), 'unique', 'email');
+      await store.insert('label', { id: 'orm', text: 'x' });
+      await expectViolation(store.insert('label', { id: 'orm', text: 'y' }), 'unique');
+    });
+
+    it('RS-integrity-2 case-insensitive unique columns refuse a value differing only by case', async () => {
+      await store.insert('auth_user', { username: 'Alice', email: 'alice@example.com' });
+      await expectViolation(store.insert('auth_user', { username: 'alice', email: 'other@example.com' }), 'unique', 'username');
+      await expectViolation(store.insert('auth_user', { username: 'bob', email: 'ALICE@example.com' }), 'unique', 'email');
+    });
+
+    it('RS-integrity-3 NOT NULL violations name the column', async () => {
+      await expectViolation(store.insert('writer', { name: null }), 'not_null', 'name');
+      await expectViolation(store.insert('writer', {}), 'not_null', 'name');
+      const w = await writer();
+      await expectViolation(store.update('writer', w.id, { name: null }), 'not_null', 'name');
+    });
+
+    it('RS-integrity-4 foreign keys must point at an existing row; a referenced row cannot be deleted', async () => {
+      await expectViolation(store.insert('article', { title: 'T', writer_id: 4242 }), 'foreign_key');
+      const w = await writer();
+      await store.insert('article', { title: 'T', writer_id: w.id });
+      await expectViolation(store.delete('writer', w.id), 'still_referenced');
+      expect(await store.getById('writer', w.id)).toEqual(w);
+    });
+
+    it('RS-integrity-5 junction rows are unique per pair', async () => {
+      const w = await writer();
+      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      await store.insert('label', { id: 'orm', text: 'x' });
+      await store.insert('article_labels', { article_id: a.id, label_id: 'orm' });
+      await expectViolation(store.insert('article_labels', { article_id: a.id, label_id: 'orm' }), 'unique');
+    });
+
+    it('RS-integrity-6 violations are domain errors with stable codes, never driver errors', async () => {
+      const error = await writer('x', { name: null }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DomainError);
+      expect((error as DomainError).code).toBe('not_null_violation');
+      expect((error as DomainError).message).not.toMatch(/SQLITE|constraint failed|violates/i);
+    });
+  });
+
+  describe('RS-tx', () => {
+    it('RS-tx-1 commits every write of the transaction', async () => {
+      await store.transaction(async (tx) => {
+        await tx.insert('writer', { name: 'a' });
+        await tx.insert('writer', { name: 'b' });
+      });
+      expect(await store.count('writer')).toBe(2);
+    });
+
+    it('RS-tx-2 rolls every write back when the work throws, and rethrows', async () => {
+      await writer('before');
+      const boom = new Error('boom');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.insert('writer', { name: 'a' });
+          await tx.update('writer', 1, { name: 'changed' });
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect((await store.find('writer')).map((r) => r.name)).toEqual(['before']);
+    });
+
+    it('RS-tx-3 rolls back on a constraint violation inside the transaction', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.insert('writer', { name: 'a', email: 'same@x.io' });
+          await tx.insert('writer', { name: 'b', email: 'same@x.io' });
+        }),
+      ).rejects.toBeInstanceOf(ConstraintViolation);
+      expect(await store.count('writer')).toBe(0);
+    });
+
+    it('RS-tx-4 a nested transaction joins the outer one', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.transaction(async (inner) => inner.insert('writer', { name: 'inner' }));
+          throw new Error('outer fails');
+        }),
+      ).rejects.toThrow('outer fails');
+      expect(await store.count('writer')).toBe(0);
+    });
+  });
+
+  describe('RS-signals', () => {
+    const record = () => {
+      const seen: SignalEvent[] = [];
+      for (const s of ['pre_save', 'post_save', 'pre_delete', 'post_delete'] as const) t.events.on(s, '*', (e) => void seen.push(e));
+      return seen;
+    };
+
+    it('RS-signals-1 insert, update and delete fire their signals in order', async () => {
+      const seen = record();
+      const w = await writer();
+      await store.update('writer', w.id, { bio: 'b' });
+      await store.delete('writer', w.id);
+      expect(seen.map((e) => `${e.signal}:${e.table}:${String(e.created ?? '-')}`)).toEqual([
+        'pre_save:writer:true',
+        'post_save:writer:true',
+        'pre_save:writer:false',
+        'post_save:writer:false',
+        'pre_delete:writer:-',
+        'post_delete:writer:-',
+      ]);
+      expect(seen[1]?.row.id).toBe(w.id);
+      expect(seen[3]?.row.bio).toBe('b');
+    });
+
+    it('RS-signals-2 a soft delete fires the delete signals, not the save signals', async () => {
+      const w = await writer();
+      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      const seen = record();
+      await store.delete('article', a.id);
+      expect(seen.map((e) => e.signal)).toEqual(['pre_delete', 'post_delete']);
+    });
+
+    it('RS-signals-3 a throwing pre_save handler aborts the write', async () => {
+      t.events.on('pre_save', 'writer', () => {
+        throw new Error('vetoed');
+      });
+      await expect(writer()).rejects.toThrow('vetoed');
+      expect(await store.count('writer')).toBe(0);
+    });
+
+    it('RS-signals-4 a throwing post_save handler rolls the write back', async () => {
+      t.events.on('post_save', 'writer', () => {
+        throw new Error('after');
+      });
+      await expect(writer()).rejects.toThrow('after');
+      expect(await store.count('writer')).toBe(0);
+    });
+
+    it('RS-signals-5 handlers for one table do not hear another', async () => {
+      const heard: string[] = [];
+      t.events.on('post_save', 'label', (e) => void heard.push(e.table));
+      await writer();
+      expect(heard).toEqual([]);
+    });
+  });
+
+  describe('RS-health', () => {
+    it('RS-health-1 ping resolves on a reachable database', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}
