@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConstraintViolation, DomainError } from '../../src/domain/errors/domain-error.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
+
+/** Rows in these tests are read loosely: the assertions check the values. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type TestRow = Record<string, any>;
 import type { SignalEvent } from '../../src/ports/event-bus.js';
 import { openTestDatabase, type Backend, type TestDatabase } from '../support/open-test-database.js';
 
@@ -11,6 +15,8 @@ import { openTestDatabase, type Backend, type TestDatabase } from '../support/op
 export function recordStoreContract(backend: Backend): void {
   let t: TestDatabase;
   let store: RecordStore;
+  const ins = (table: string, row: TestRow): Promise<TestRow> => store.insert(table, row);
+  const insMany = (table: string, rows: TestRow[]): Promise<TestRow[]> => store.insertMany(table, rows);
 
   beforeEach(async () => {
     t = await openTestDatabase(backend);
@@ -20,7 +26,7 @@ export function recordStoreContract(backend: Backend): void {
     await t.close();
   });
 
-  const writer = (name = 'Ada', extra: Record<string, unknown> = {}) => store.insert('writer', { name, ...extra } as never);
+  const writer = (name = 'Ada', extra: Record<string, unknown> = {}) => ins('writer', { name, ...extra });
   const expectViolation = async (p: Promise<unknown>, kind: string, column?: string) => {
     const error = await p.then(
       () => undefined,
@@ -34,7 +40,7 @@ export function recordStoreContract(backend: Backend): void {
   describe('RS-insert', () => {
     it('RS-insert-1 returns the stored row with a generated integer key and every default', async () => {
       const w = await writer();
-      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      const a = await ins('article', { title: 'T', writer_id: w.id });
       expect(typeof w.id).toBe('number');
       expect(a).toEqual({
         id: a.id,
@@ -53,9 +59,9 @@ export function recordStoreContract(backend: Backend): void {
     });
 
     it('RS-insert-2 supports string keys and generated UUID keys', async () => {
-      const label = await store.insert('label', { id: 'orm', text: 'ORM' });
+      const label = await ins('label', { id: 'orm', text: 'ORM' });
       expect(label).toEqual({ id: 'orm', text: 'ORM' });
-      const v = await store.insert('voucher', { code: 'X' });
+      const v = await ins('voucher', { code: 'X' });
       expect(v.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(await store.getById('voucher', v.id)).toEqual(v);
     });
@@ -63,7 +69,7 @@ export function recordStoreContract(backend: Backend): void {
     it('RS-insert-3 round-trips every column type', async () => {
       const w = await writer();
       const when = new Date('2025-05-06T07:08:09.123Z');
-      const a = await store.insert('article', {
+      const a = await ins('article', {
         title: 'types',
         writer_id: w.id,
         score: -7,
@@ -85,19 +91,28 @@ export function recordStoreContract(backend: Backend): void {
     });
 
     it('RS-insert-4 insertMany returns rows in order and is all-or-nothing', async () => {
-      const rows = await store.insertMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      const rows = await insMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
       expect(rows.map((r) => r.name)).toEqual(['a', 'b', 'c']);
-      await expectViolation(store.insertMany('writer', [{ name: 'd' }, { name: null }]), 'not_null', 'name');
+      await expectViolation(insMany('writer', [{ name: 'd' }, { name: null }]), 'not_null', 'name');
       expect(await store.count('writer')).toBe(3);
     });
 
     it('RS-insert-5 rejects unknown columns and ill-typed values with invalid_input naming the field', async () => {
-      await expect(store.insert('writer', { name: 'x', nope: 1 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'nope' }] });
-      await expect(store.insert('writer', { name: 5 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'name' }] });
-      await expect(store.insertMany('writer', [{ name: 'ok' }, { name: true }])).rejects.toMatchObject({
+      await expect(ins('writer', { name: 'x', nope: 1 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'nope' }] });
+      await expect(ins('writer', { name: 5 })).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'name' }] });
+      await expect(insMany('writer', [{ name: 'ok' }, { name: true }])).rejects.toMatchObject({
         errors: [{ field: 'name', index: 1 }],
       });
       expect(await store.count('writer')).toBe(0);
+    });
+  });
+
+  describe('RS-insert-keys', () => {
+    it('RS-insert-6 an explicit integer key moves the sequence past it', async () => {
+      await ins('writer', { id: 10, name: 'explicit' });
+      const next = await writer('generated');
+      expect(next.id).toBe(11);
+      await expectViolation(ins('writer', { id: 10, name: 'again' }), 'unique');
     });
   });
 
@@ -111,14 +126,14 @@ export function recordStoreContract(backend: Backend): void {
     });
 
     it('RS-read-2 getManyByIds returns the existing rows and skips missing ids', async () => {
-      const [a, b] = await store.insertMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      const [a, b] = await insMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
       const found = await store.getManyByIds('writer', [b?.id ?? 0, a?.id ?? 0, 424242, b?.id ?? 0]);
       expect(found.map((r) => r.name).sort()).toEqual(['a', 'b']);
       expect(await store.getManyByIds('writer', [])).toEqual([]);
     });
 
     it('RS-read-3 find filters with every operator', async () => {
-      await store.insertMany('writer', [
+      await insMany('writer', [
         { name: 'Ada', bio: 'math' },
         { name: 'alan', bio: null },
         { name: 'Grace', bio: 'Navy' },
@@ -150,7 +165,7 @@ export function recordStoreContract(backend: Backend): void {
     });
 
     it('RS-read-4 find orders (nulls last ascending, first descending), defaults to key order, and pages', async () => {
-      await store.insertMany('writer', [
+      await insMany('writer', [
         { name: 'b', bio: 'y' },
         { name: 'a', bio: null },
         { name: 'c', bio: 'x' },
@@ -166,7 +181,7 @@ export function recordStoreContract(backend: Backend): void {
     });
 
     it('RS-read-5 count honours the condition', async () => {
-      await store.insertMany('writer', [{ name: 'a' }, { name: 'b', bio: 'x' }]);
+      await insMany('writer', [{ name: 'a' }, { name: 'b', bio: 'x' }]);
       expect(await store.count('writer')).toBe(2);
       expect(await store.count('writer', { column: 'bio', op: 'isnull', value: true })).toBe(1);
     });
@@ -197,7 +212,7 @@ export function recordStoreContract(backend: Backend): void {
 
     it('RS-write-3 soft delete stamps deleted_at and hides the row from live reads', async () => {
       const w = await writer();
-      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      const a = await ins('article', { title: 'T', writer_id: w.id });
       t.clock.advance(1000);
       expect(await store.delete('article', a.id)).toBe(true);
       expect(await store.getById('article', a.id)).toBeNull();
@@ -216,37 +231,37 @@ export function recordStoreContract(backend: Backend): void {
     it('RS-integrity-1 unique violations name the column', async () => {
       await writer('a', { email: 'a@x.io' });
       await expectViolation(writer('b', { email: 'a@x.io' }), 'unique', 'email');
-      await store.insert('label', { id: 'orm', text: 'x' });
-      await expectViolation(store.insert('label', { id: 'orm', text: 'y' }), 'unique');
+      await ins('label', { id: 'orm', text: 'x' });
+      await expectViolation(ins('label', { id: 'orm', text: 'y' }), 'unique');
     });
 
     it('RS-integrity-2 case-insensitive unique columns refuse a value differing only by case', async () => {
-      await store.insert('auth_user', { username: 'Alice', email: 'alice@example.com' });
-      await expectViolation(store.insert('auth_user', { username: 'alice', email: 'other@example.com' }), 'unique', 'username');
-      await expectViolation(store.insert('auth_user', { username: 'bob', email: 'ALICE@example.com' }), 'unique', 'email');
+      await ins('auth_user', { username: 'Alice', email: 'alice@example.com' });
+      await expectViolation(ins('auth_user', { username: 'alice', email: 'other@example.com' }), 'unique', 'username');
+      await expectViolation(ins('auth_user', { username: 'bob', email: 'ALICE@example.com' }), 'unique', 'email');
     });
 
     it('RS-integrity-3 NOT NULL violations name the column', async () => {
-      await expectViolation(store.insert('writer', { name: null }), 'not_null', 'name');
-      await expectViolation(store.insert('writer', {}), 'not_null', 'name');
+      await expectViolation(ins('writer', { name: null }), 'not_null', 'name');
+      await expectViolation(ins('writer', {}), 'not_null', 'name');
       const w = await writer();
       await expectViolation(store.update('writer', w.id, { name: null }), 'not_null', 'name');
     });
 
     it('RS-integrity-4 foreign keys must point at an existing row; a referenced row cannot be deleted', async () => {
-      await expectViolation(store.insert('article', { title: 'T', writer_id: 4242 }), 'foreign_key');
+      await expectViolation(ins('article', { title: 'T', writer_id: 4242 }), 'foreign_key');
       const w = await writer();
-      await store.insert('article', { title: 'T', writer_id: w.id });
+      await ins('article', { title: 'T', writer_id: w.id });
       await expectViolation(store.delete('writer', w.id), 'still_referenced');
       expect(await store.getById('writer', w.id)).toEqual(w);
     });
 
     it('RS-integrity-5 junction rows are unique per pair', async () => {
       const w = await writer();
-      const a = await store.insert('article', { title: 'T', writer_id: w.id });
-      await store.insert('label', { id: 'orm', text: 'x' });
-      await store.insert('article_labels', { article_id: a.id, label_id: 'orm' });
-      await expectViolation(store.insert('article_labels', { article_id: a.id, label_id: 'orm' }), 'unique');
+      const a = await ins('article', { title: 'T', writer_id: w.id });
+      await ins('label', { id: 'orm', text: 'x' });
+      await ins('article_labels', { article_id: a.id, label_id: 'orm' });
+      await expectViolation(ins('article_labels', { article_id: a.id, label_id: 'orm' }), 'unique');
     });
 
     it('RS-integrity-6 violations are domain errors with stable codes, never driver errors', async () => {
@@ -326,7 +341,7 @@ export function recordStoreContract(backend: Backend): void {
 
     it('RS-signals-2 a soft delete fires the delete signals, not the save signals', async () => {
       const w = await writer();
-      const a = await store.insert('article', { title: 'T', writer_id: w.id });
+      const a = await ins('article', { title: 'T', writer_id: w.id });
       const seen = record();
       await store.delete('article', a.id);
       expect(seen.map((e) => e.signal)).toEqual(['pre_delete', 'post_delete']);

@@ -79,3 +79,22 @@ export function createTableSql(model: ModelDef, dialect: Dialect): string[] {
   }
   return out;
 }
+
+/** Orders models so that every table comes after the tables its foreign keys reference (self-references allowed). */
+export function orderByDependencies(models: readonly ModelDef[]): ModelDef[] {
+  const byTable = new Map(models.map((m) => [m.table, m]));
+  const done = new Set<string>();
+  const out: ModelDef[] = [];
+  const visit = (m: ModelDef, path: Set<string>): void => {
+    if (done.has(m.table) || path.has(m.table)) return;
+    path.add(m.table);
+    for (const col of m.columns) {
+      const target = col.references ? byTable.get(col.references.table) : undefined;
+      if (target && target.table !== m.table) visit(target, path);
+    }
+    done.add(m.table);
+    out.push(m);
+  };
+  for (const m of models) visit(m, new Set());
+  return out;
+}

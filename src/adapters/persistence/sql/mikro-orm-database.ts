@@ -1,4 +1,6 @@
-import { MikroORM, type Options } from '@mikro-orm/core';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MikroORM, type Constructor, type Options } from '@mikro-orm/core';
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import { Migration, Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
@@ -8,7 +10,7 @@ import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { MigrationSource } from '../../../ports/migration-source.js';
 import { describeDatabase, type DatabaseConfig } from '../database-url.js';
-import { createTableSql } from './ddl.js';
+import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
 
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
@@ -24,11 +26,12 @@ export interface SqlDatabase extends MigrationSource {
   close(): Promise<void>;
 }
 
-function migrationClass(def: MigrationDef, registry: ModelRegistry, dialect: Dialect): typeof Migration {
+function migrationClass(def: MigrationDef, registry: ModelRegistry, dialect: Dialect): Constructor<Migration> {
   return class extends Migration {
     override up(): void {
-      for (const table of def.createTables ?? []) {
-        for (const sql of createTableSql(registry.require(table), dialect)) this.addSql(sql);
+      const models = orderByDependencies((def.createTables ?? []).map((table) => registry.require(table)));
+      for (const model of models) {
+        for (const sql of createTableSql(model, dialect)) this.addSql(sql);
       }
       for (const sql of def.sql?.[dialect] ?? []) this.addSql(sql);
     }
@@ -56,6 +59,7 @@ function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: 
       ...common,
       driver: SqliteDriver,
       dbName: config.file,
+      driverOptions: { acquireConnectionTimeout: 5000 },
       pool: {
         min: 1,
         max: 1,
@@ -63,7 +67,7 @@ function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: 
         afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null) => void) =>
           conn.run('pragma foreign_keys = on', (err) => (err ? done(err) : conn.run('pragma busy_timeout = 5000', done))),
       },
-    } as Options;
+    } as unknown as Options;
   }
   return {
     ...common,
@@ -78,7 +82,28 @@ function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: 
         ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
       },
     },
-  } as Options;
+  } as unknown as Options;
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  '28P01': 'authentication failed',
+  '28000': 'authentication failed',
+  '3D000': 'database does not exist',
+  SQLITE_CANTOPEN: 'cannot open the file',
+};
+
+/** A short, credential-free reason for a failed connection. */
+function unreachableReason(error: unknown): string {
+  const e = error as { code?: string; errors?: { code?: string }[]; message?: string };
+  const code = e.code ?? e.errors?.[0]?.code;
+  if (code && REASONS[code]) return REASONS[code];
+  return /timeout/i.test(e.message ?? '') ? 'timed out' : 'unreachable';
 }
 
 /**
@@ -91,11 +116,19 @@ export async function openSqlDatabase(
   migrations: readonly MigrationDef[],
 ): Promise<SqlDatabase> {
   const where = describeDatabase(config);
+  if (config.dialect === 'sqlite' && config.file !== ':memory:') {
+    try {
+      mkdirSync(dirname(config.file), { recursive: true });
+      accessSync(dirname(config.file), constants.W_OK);
+    } catch {
+      throw new DatabaseUnavailable(`cannot open the database at ${where} (the directory is not writable)`);
+    }
+  }
   let orm: MikroORM;
   try {
     orm = await MikroORM.init(ormOptions(config, registry, migrations));
-  } catch {
-    throw new DatabaseUnavailable(`cannot open the database at ${where}`);
+  } catch (error) {
+    throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   }
   const knex = (orm.em as unknown as SqlEntityManager).getKnex();
   try {
@@ -103,8 +136,7 @@ export async function openSqlDatabase(
     await knex.raw('select 1');
   } catch (error) {
     await orm.close(true).catch(() => undefined);
-    const reason = (error as { code?: string }).code === 'ECONNREFUSED' ? 'connection refused' : 'no answer';
-    throw new DatabaseUnavailable(`cannot reach the database at ${where} (${reason})`);
+    throw new DatabaseUnavailable(`cannot reach the database at ${where} (${unreachableReason(error)})`);
   }
   const migrator = orm.getMigrator();
   return {

@@ -1,4 +1,3 @@
-import parsePgDate from 'postgres-date';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
@@ -42,7 +41,7 @@ export function decodeValue(col: ColumnDef, raw: unknown): Value {
       if (raw instanceof Date) return raw;
       if (typeof raw === 'number') return new Date(raw);
       if (typeof raw === 'string' && /^\d+$/.test(raw)) return new Date(Number(raw));
-      return (parsePgDate(String(raw)) as Date | null) ?? new Date(String(raw));
+      return parseTimestampText(String(raw));
     case 'date':
       return raw instanceof Date ? raw.toISOString().slice(0, 10) : String(raw).slice(0, 10);
     case 'json':
@@ -67,4 +66,10 @@ export function decodeRow(model: ModelDef, raw: Record<string, unknown>): Row {
   const out: Row = {};
   for (const col of model.columns) out[col.name] = decodeValue(col, raw[col.name]);
   return out;
+}
+
+/** Parses PostgreSQL's timestamptz text (`2026-01-02 03:04:05.678+00`, `…+05:30`) or ISO 8601. */
+export function parseTimestampText(text: string): Date {
+  const iso = text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
+  return new Date(iso);
 }

@@ -42,6 +42,15 @@ export class SqlRecordStore extends BaseRecordStore {
     return this.run(model.table, 'insert', async () => {
       const encoded = rows.map((row) => encodeRow(model, row, this.dialect));
       const stored = (await this.db(model.table).insert(encoded).returning('*')) as Record<string, unknown>[];
+      if (this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null)) {
+        // An explicit key does not advance a serial sequence: move it past the largest key, as SQLite does.
+        await this.db.raw(`select setval(pg_get_serial_sequence(?, ?), greatest((select max(??) from ??), 1))`, [
+          model.table,
+          model.primaryKey,
+          model.primaryKey,
+          model.table,
+        ]);
+      }
       return stored.map((raw) => decodeRow(model, raw));
     });
   }
@@ -90,9 +99,9 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
-  private key(model: ModelDef, id: Value): unknown {
+  private key(model: ModelDef, id: Value): Knex.Value {
     const col = columnOf(model, model.primaryKey);
-    return col ? encodeValue(col, id, this.dialect) : id;
+    return (col ? encodeValue(col, id, this.dialect) : id) as Knex.Value;
   }
 
   private async run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {

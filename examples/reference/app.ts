@@ -1,0 +1,42 @@
+import { createApp, health, type PorticoApp } from '../../src/index.js';
+import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
+import { referencePages } from './pages.js';
+import { seedReference } from './seed.js';
+
+export interface ReferenceOptions {
+  /** Database address (REFERENCE-APP.md "Starting it"). */
+  readonly database: string;
+  /** Environment switches; defaults to process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** One log line per request (default true). */
+  readonly logRequests?: boolean;
+}
+
+/**
+ * The reference app: every model and seed row of REFERENCE-APP.md, migrated and seeded at
+ * start, with the health probes and its own pages.
+ */
+export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
+  const env = options.env ?? process.env;
+  return createApp({
+    database: options.database,
+    models: REFERENCE_MODELS,
+    migrations: REFERENCE_MIGRATIONS,
+    autoMigrate: true,
+    trustedProxyHops: Number(env.TRUSTED_PROXY_HOPS ?? 0) || 0,
+    ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
+  })
+    .use({
+      name: 'reference-seed',
+      install: async (ctx) => {
+        if (await seedReference(ctx.store, ctx.hasher, ctx.clock)) ctx.logger.info({}, 'seeded the reference data');
+      },
+    })
+    .use(health())
+    .use(referencePages());
+}
+
+/** For `portico migrate --app`: builds the app on the given database. */
+export default function app(database: string): PorticoApp {
+  return buildReferenceApp({ database });
+}

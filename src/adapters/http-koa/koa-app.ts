@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from '../../ports/logger.js';
+import type { HttpRequest, RouteDef } from './http-route.js';
+import { toProblem } from './problem-mapping.js';
+import { readJsonBody } from './read-body.js';
+
+export interface KoaAppOptions {
+  readonly logger: Logger;
+  readonly routes: readonly RouteDef[];
+  /** Extra Koa middleware run before routing (sessions, CSRF, …), in order. */
+  readonly middleware?: readonly Koa.Middleware[];
+  readonly bodyLimit?: number;
+  /** How many proxies in front are trusted for X-Forwarded-For/-Proto/-Host (0: none). */
+  readonly trustedProxyHops?: number;
+  /** Log one line per request at info level (default true). */
+  readonly logRequests?: boolean;
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+/**
+ * The Koa application: request id, request log, the single problem+json error mapping, then
+ * the plugins' middleware and routes. Unknown paths answer 404 and known paths with another
+ * method 405 with `Allow`, both as problem+json.
+ */
+export function buildKoaApp(options: KoaAppOptions): Koa {
+  const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
+  app.silent = true;
+  const router = new Router();
+  for (const route of options.routes) {
+    router.register(route.path, [route.method], async (ctx) => {
+      const req: HttpRequest = {
+        method: ctx.method,
+        path: ctx.path,
+        params: ctx.params as Record<string, string>,
+        query: ctx.query,
+        headers: ctx.headers,
+        body: route.body === 'json' ? await readJsonBody(ctx.req, options.bodyLimit) : undefined,
+        origin: ctx.origin,
+        ip: ctx.ip,
+        requestId: ctx.state.requestId as string,
+      };
+      const res = await route.handler(req);
+      ctx.status = res.status;
+      for (const [name, value] of Object.entries(res.headers ?? {})) ctx.set(name, value);
+      if (res.body !== undefined) {
+        ctx.body = res.body;
+        if (res.type) ctx.type = res.type;
+      }
+    });
+  }
+
+  app.use(async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      // Nothing answered (404), or the router found the path under other methods (405 + Allow, 501).
+      if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) ctx.throw(ctx.status);
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.status >= 500) options.logger.error({ requestId, err: error }, 'request failed');
+      ctx.status = problem.status;
+      ctx.type = 'application/problem+json';
+      ctx.body = problem;
+    }
+    if (options.logRequests !== false) {
+      options.logger.info(
+        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        'request',
+      );
+    }
+  });
+  for (const mw of options.middleware ?? []) app.use(mw);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

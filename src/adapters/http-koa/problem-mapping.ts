@@ -1,0 +1,88 @@
+import { ERROR_CODES, type ErrorCode } from '../../domain/errors/codes.js';
+import { DomainError, type FieldError } from '../../domain/errors/domain-error.js';
+
+/** The HTTP status of every error code: the one place REST maps codes (STYLE guideline 5). */
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  not_found: 404,
+  invalid_input: 400,
+  unique_violation: 400,
+  foreign_key_violation: 400,
+  still_referenced: 409,
+  not_null_violation: 400,
+  check_violation: 400,
+  database_unavailable: 503,
+  malformed_json: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  method_not_allowed: 405,
+  internal_error: 500,
+};
+
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+/** An RFC 9457 problem document (DESIGN §3 "errors"). */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode | string;
+  errors?: FieldError[];
+}
+
+const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'invalid_input',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  501: 'method_not_allowed',
+  503: 'database_unavailable',
+};
+
+/**
+ * Maps anything thrown by a route to a problem document. Domain errors keep their code and
+ * safe detail; an HTTP error raised by Koa or the router keeps its 4xx status; everything
+ * else is a 500 whose body says nothing about the cause (the cause is logged).
+ */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof DomainError) {
+    const status = STATUS_BY_CODE[error.code];
+    return {
+      type: `urn:portico:error:${error.code}`,
+      title: TITLES[status] ?? 'Error',
+      status,
+      detail: error.detail,
+      code: error.code,
+      ...(error.errors.length > 0 ? { errors: [...error.errors] } : {}),
+    };
+  }
+  const status = (error as { status?: unknown; expose?: unknown }).status;
+  if (typeof status === 'number' && ((status >= 400 && status < 500) || status === 501)) {
+    const code = CODE_BY_STATUS[status] ?? 'invalid_input';
+    return { type: `urn:portico:error:${code}`, title: TITLES[status] ?? 'Error', status, detail: TITLES[status] ?? 'Request error', code };
+  }
+  return {
+    type: 'urn:portico:error:internal_error',
+    title: TITLES[500] as string,
+    status: 500,
+    detail: 'An unexpected error occurred.',
+    code: 'internal_error',
+  };
+}
+
+/** Every code has a status (checked by a unit test). */
+export const MAPPED_CODES: readonly ErrorCode[] = ERROR_CODES.filter((code) => STATUS_BY_CODE[code] !== undefined);

@@ -1,0 +1,63 @@
+import type Koa from 'koa';
+import type { RouteDef } from '../adapters/http-koa/http-route.js';
+import type { ModelDecl } from '../domain/model/define-model.js';
+import type { MigrationDef } from '../domain/model/migration.js';
+import type { ModelRegistry } from '../domain/model/model-registry.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { HealthCheck } from '../ports/health-check.js';
+import type { Logger } from '../ports/logger.js';
+import type { MigrationSource } from '../ports/migration-source.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { RecordStore } from '../ports/record-store.js';
+import type { NamedCheck } from '../application/check-readiness.js';
+
+/** An entry of the API root's `endpoints` list (SPEC "API root document"); `url` is added per request. */
+export interface EndpointEntry {
+  readonly group: string;
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly label: string;
+}
+
+/** What a plugin receives when the app starts. */
+export interface PluginContext {
+  readonly registry: ModelRegistry;
+  readonly store: RecordStore;
+  readonly events: EventBus;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly hasher: PasswordHasher;
+  readonly logger: Logger;
+  readonly migrations: MigrationSource;
+  /** True once the app drains (after SIGTERM) until it has closed. */
+  isDraining(): boolean;
+  /** Adds an HTTP route. */
+  route(def: RouteDef): void;
+  /** Adds Koa middleware that runs before routing, in installation order. */
+  middleware(mw: Koa.Middleware): void;
+  /** Adds a readiness check (run by the health plugin's `/ready`). */
+  addHealthCheck(name: string, check: HealthCheck): void;
+  /** Every readiness check added so far. */
+  healthChecks(): readonly NamedCheck[];
+  /** Advertises an endpoint in the API root document. */
+  advertise(entry: EndpointEntry): void;
+  /** Every advertised endpoint. */
+  endpoints(): readonly EndpointEntry[];
+}
+
+/**
+ * A feature mounted on an app: it may contribute models and migrations, and on start it
+ * adds routes, middleware, health checks and API-root entries.
+ *
+ * @example
+ * app.use({ name: 'hello', install: (ctx) => ctx.route({ method: 'GET', path: '/hello', handler: () => ({ status: 200, body: 'hi' }) }) });
+ */
+export interface Plugin {
+  readonly name: string;
+  readonly models?: readonly ModelDecl[];
+  readonly migrations?: readonly MigrationDef[];
+  install(ctx: PluginContext): void | Promise<void>;
+}

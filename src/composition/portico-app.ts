@@ -1,0 +1,211 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import type { Container } from 'inversify';
+import type { NamedCheck } from '../application/check-readiness.js';
+import type { RouteDef } from '../adapters/http-koa/http-route.js';
+import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
+import type { Database } from '../adapters/persistence/open-database.js';
+import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
+import type { ModelDecl } from '../domain/model/define-model.js';
+import type { MigrationDef } from '../domain/model/migration.js';
+import { ModelRegistry } from '../domain/model/model-registry.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { Logger } from '../ports/logger.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { RecordStore } from '../ports/record-store.js';
+import { buildContainer, TOKENS, type Overrides } from './container.js';
+import type { EndpointEntry, Plugin, PluginContext } from './plugin.js';
+
+/** Options of `createApp`. */
+export interface AppOptions extends Overrides {
+  /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` (optionally `?schema=name`) or `memory:`. */
+  readonly database: string;
+  /** The host app's models. */
+  readonly models?: readonly ModelDecl[];
+  /**
+   * The host app's migrations. Default: one migration `app_0001_initial` creating every app
+   * model (and junction table).
+   */
+  readonly migrations?: readonly MigrationDef[];
+  /** Apply pending migrations when the app starts (default false). */
+  readonly autoMigrate?: boolean;
+  /** Request body limit in bytes (default 1 MiB). */
+  readonly bodyLimit?: number;
+  /** Proxies in front whose X-Forwarded-* headers are trusted (default 0). */
+  readonly trustedProxyHops?: number;
+  /** One log line per request (default true). */
+  readonly logRequests?: boolean;
+}
+
+/**
+ * A Portico application: models, plugins, a database and an HTTP server.
+ *
+ * @example
+ * const app = createApp({ database: 'sqlite:./data/app.db', models: [author], autoMigrate: true }).use(health());
+ * const { url } = await app.listen(3000);
+ * await app.close();
+ */
+export class PorticoApp {
+  private readonly plugins: Plugin[] = [];
+  private container?: Container;
+  private database?: Database;
+  private registryValue?: ModelRegistry;
+  private koa?: Koa;
+  private server?: Server;
+  private draining = false;
+  private starting?: Promise<void>;
+  private readonly checks: NamedCheck[] = [];
+  private readonly advertised: EndpointEntry[] = [];
+
+  constructor(private readonly options: AppOptions) {}
+
+  /** Mounts a plugin; plugins install in the order they are used. */
+  use(plugin: Plugin): this {
+    if (this.koa) throw new Error('plugins must be added before the app starts');
+    this.plugins.push(plugin);
+    return this;
+  }
+
+  /** The model registry (available after `open()`). */
+  get registry(): ModelRegistry {
+    return this.required(this.registryValue, 'registry');
+  }
+
+  /** The record store (available after `open()`). */
+  get store(): RecordStore {
+    return this.required(this.database, 'database').store;
+  }
+
+  /** The database handle: store, migrations, and for SQL backends the MikroORM instance. */
+  get db(): Database {
+    return this.required(this.database, 'database');
+  }
+
+  get logger(): Logger {
+    return this.service<Logger>(TOKENS.Logger);
+  }
+
+  get hasher(): PasswordHasher {
+    return this.service<PasswordHasher>(TOKENS.Hasher);
+  }
+
+  /** Every migration of the app, in ledger order: Portico's own, the plugins', then the app's. */
+  migrationDefs(): MigrationDef[] {
+    const appTables = (): string[] => {
+      const builtin = new Set([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? [])].map((m) => m.table));
+      return this.registry.all().map((m) => m.table).filter((t) => !builtin.has(t));
+    };
+    const app = this.options.migrations ?? ((this.options.models ?? []).length > 0 ? [{ name: 'app_0001_initial', createTables: appTables() }] : []);
+    return [...BUILTIN_MIGRATIONS, ...this.plugins.flatMap((p) => p.migrations ?? []), ...app];
+  }
+
+  /** Builds the registry and opens the database; rejects with DatabaseUnavailable when it cannot be reached. */
+  async open(): Promise<void> {
+    if (this.database) return;
+    this.registryValue = ModelRegistry.build([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? []), ...(this.options.models ?? [])]);
+    this.container = buildContainer(this.options.database, this.registryValue, this.migrationDefs(), this.options);
+    this.database = await this.container.getAsync<Database>(TOKENS.Database);
+  }
+
+  /** Applies pending migrations; returns the names applied. */
+  async migrate(): Promise<string[]> {
+    await this.open();
+    return this.db.migrate();
+  }
+
+  /** Opens the database, migrates when `autoMigrate` is set, and installs every plugin. */
+  start(): Promise<void> {
+    this.starting ??= this.boot();
+    return this.starting;
+  }
+
+  private async boot(): Promise<void> {
+    await this.open();
+    if (this.options.autoMigrate) await this.migrate();
+    const routes: RouteDef[] = [];
+    const middleware: Koa.Middleware[] = [];
+    const ctx: PluginContext = {
+      registry: this.registry,
+      store: this.store,
+      events: this.service<EventBus>(TOKENS.Events),
+      clock: this.service<Clock>(TOKENS.Clock),
+      random: this.service<RandomSource>(TOKENS.Random),
+      hasher: this.hasher,
+      logger: this.logger,
+      migrations: this.db,
+      isDraining: () => this.draining,
+      route: (def) => void routes.push(def),
+      middleware: (mw) => void middleware.push(mw),
+      addHealthCheck: (name, check) => void this.checks.push({ name, check }),
+      healthChecks: () => this.checks,
+      advertise: (entry) => void this.advertised.push(entry),
+      endpoints: () => this.advertised,
+    };
+    for (const plugin of this.plugins) await plugin.install(ctx);
+    this.koa = buildKoaApp({
+      logger: this.logger,
+      routes,
+      middleware,
+      ...(this.options.bodyLimit !== undefined ? { bodyLimit: this.options.bodyLimit } : {}),
+      ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
+      ...(this.options.logRequests !== undefined ? { logRequests: this.options.logRequests } : {}),
+    });
+  }
+
+  /** The Node request listener (starts the app first). */
+  async callback(): Promise<ReturnType<Koa['callback']>> {
+    await this.start();
+    return this.required(this.koa, 'koa').callback();
+  }
+
+  /** Starts and listens; resolves with the bound port and base URL. */
+  async listen(port = 0, host = '127.0.0.1'): Promise<{ port: number; url: string }> {
+    const handler = await this.callback();
+    const server = (await import('node:http')).createServer(handler);
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    return { port: address.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
+  }
+
+  /** Marks the app as draining: readiness answers 503 `draining` from now on. */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /**
+   * Graceful shutdown: drains, stops accepting connections, waits for requests in flight,
+   * then closes the database.
+   */
+  async close(): Promise<void> {
+    this.drain();
+    const server = this.server;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    }
+    await this.database?.close();
+  }
+
+  private service<T>(token: symbol): T {
+    return this.required(this.container, 'container').get<T>(token);
+  }
+
+  private required<T>(value: T | undefined, what: string): T {
+    if (value === undefined) throw new Error(`the app's ${what} is not ready: call open() or start() first`);
+    return value;
+  }
+}
+
+/** Creates an app (nothing is opened until `open`, `start` or `listen`). */
+export function createApp(options: AppOptions): PorticoApp {
+  return new PorticoApp(options);
+}
