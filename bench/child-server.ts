@@ -1,0 +1,60 @@
+/**
+ * Starts a bench server script as a child process (own event loop, away from autocannon),
+ * waits for its `READY <port>` line, and stops it with SIGTERM (SIGKILL if it lingers).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** A running bench server. */
+export interface ChildServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `node <script> --port 0 --db <dbFile>` with LOG_LEVEL=warn and resolves once it listens. */
+export async function startChildServer(script: string, dbFile: string): Promise<ChildServer> {
+  const child = spawn(process.execPath, [script, '--port', '0', '--db', dbFile], {
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not print READY within ${START_TIMEOUT_MS} ms`));
+    }, START_TIMEOUT_MS);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /^READY (\d+)$/.exec(line.trim());
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      } else {
+        process.stderr.write(`[${script}] ${line}\n`);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited before READY (code ${code}, signal ${signal})`));
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

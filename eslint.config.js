@@ -1,0 +1,63 @@
+// ESLint flat config. The layer rule of DESIGN.md §2 lives here: a violation fails `npm test`.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const FRAMEWORKS = ['koa', '@koa/*', 'graphql', 'graphql-*', '@mikro-orm/*', 'inversify', 'reflect-metadata', 'pino', 'nodemailer', 'ws', 'raw-body', '@node-rs/*', 'knex', 'pg', 'sqlite3'];
+const layer = (forbiddenDirs, message) => ({
+  patterns: [
+    { group: forbiddenDirs.flatMap((d) => [`**/${d}/**`, `**/${d}`]), message },
+    { group: FRAMEWORKS, message: 'the hexagon core imports no framework (DESIGN.md §2)' },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'bench/.tmp/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', URL: 'readonly', structuredClone: 'readonly', NodeJS: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': ['error', layer(['application', 'ports', 'adapters', 'composition', 'cli'], 'domain imports only domain (DESIGN.md §2)')],
+    },
+  },
+  {
+    files: ['src/ports/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', layer(['application', 'adapters', 'composition', 'cli'], 'ports import only domain (DESIGN.md §2)')],
+    },
+  },
+  {
+    files: ['src/application/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': ['error', layer(['adapters', 'composition', 'cli'], 'application imports only domain and ports (DESIGN.md §2)')],
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/composition/**', '**/cli/**'], message: 'adapters never import the composition root (DESIGN.md §2)' },
+            { group: ['inversify'], message: 'only src/composition imports inversify (DESIGN.md §2)' },
+            {
+              regex: '^(\\.\\./)+(http-koa|graphql|persistence|mail|events|system|crypto|logging)/',
+              message: 'adapters do not import other adapters; wire them in src/composition (DESIGN.md §2)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
