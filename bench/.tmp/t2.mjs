@@ -1,0 +1,10 @@
+import { MikroORM } from '@mikro-orm/core';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { entitySchemas } from '/work/main/dist/src/adapters/persistence/sql/entity-schemas.js';
+import { BUILTIN_MODELS, ModelRegistry } from '/work/main/dist/src/domain/model/index.js';
+import { REFERENCE_MODELS } from '/work/main/dist/examples/reference/models.js';
+const orm = await MikroORM.init({ driver: SqliteDriver, dbName: '/work/main/bench/.tmp/bench.db', entities: entitySchemas(ModelRegistry.build([...BUILTIN_MODELS, ...REFERENCE_MODELS])), allowGlobalContext: true, debug: false });
+let t=performance.now();
+for (let i=0;i<3000;i++) await orm.em.fork().findOne('author',{id:1});
+console.log('findOne', (performance.now()-t)/3000);
+await orm.close();

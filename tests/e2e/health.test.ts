@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, health } from '../../src/index.js';
+import { postgresAvailable } from '../support/postgres.js';
+import { startReference, type RunningReference } from '../support/reference-server.js';
+
+const pg = await postgresAvailable();
+
+function probes(backend: 'sqlite' | 'postgresql') {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    process.env.LOG_LEVEL ??= 'silent';
+    ref = await startReference(backend);
+  });
+  afterAll(async () => ref.close());
+
+  it('GET /healthz answers 200 {"status":"ok"} with no-store', async () => {
+    const res = await ref.get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it.each(['/ready', '/readyz'])('GET %s answers 200 with the database check', async (path) => {
+    const res = await ref.get(path);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' } } });
+  });
+
+  it('another method on a probe answers 405 problem+json with Allow', async () => {
+    const res = await ref.get('/ready', { method: 'POST' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toMatch(/GET/);
+    expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
+  });
+
+  it('an unknown path answers 404 problem+json and every response carries a request id', async () => {
+    const res = await ref.get('/no/such/thing', { headers: { 'x-request-id': 'trace-123' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+    expect(await res.json()).toMatchObject({ status: 404, code: 'not_found' });
+    const generated = await ref.get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('the seed data is in place', async () => {
+    const store = ref.app.store;
+    expect((await store.find('auth_user', { orderBy: [{ column: 'id', direction: 'asc' }] })).map((u) => [u.username, u.is_staff, u.is_superuser])).toEqual([
+      ['alice', false, false],
+      ['bob', false, false],
+      ['staff', true, false],
+      ['root', true, true],
+    ]);
+    const alice = (await store.find('auth_user', { where: { column: 'username', op: 'eq', value: 'alice' } }))[0];
+    expect(String(alice?.password_hash)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await ref.app.hasher.verify(String(alice?.password_hash), 'alice-password-1')).toBe(true);
+    expect(alice?.email_verified_at).toBeInstanceOf(Date);
+    expect((await store.find('author')).map((a) => a.name)).toEqual(['Ada Lovelace', 'Alan Turing']);
+    expect((await store.find('post')).map((p) => p.author_id)).toEqual([1, 1, 1, 2]);
+    expect(await store.count('comment', { column: 'post_id', op: 'eq', value: 1 })).toBeGreaterThan(0);
+    expect(await store.count('reply')).toBe(1);
+    expect((await store.find('tag')).map((t) => t.id)).toEqual(['orm', 'rest']);
+    expect(await store.count('milestone', { column: 'project_id', op: 'eq', value: 1 })).toBe(2);
+    expect(await store.count('milestone', { column: 'project_id', op: 'eq', value: 2 })).toBe(2);
+    expect(await store.count('announcement')).toBe(1);
+    expect(await store.count('staff_report')).toBe(1);
+    expect((await store.find('member'))[0]).toMatchObject({ username: 'mallory' });
+    expect(await store.count('secret_config')).toBe(1);
+    const created = await store.insert('author', { name: 'New' });
+    expect(created.id).toBe(3);
+  });
+
+  it('draining answers 503 on readiness while liveness stays 200', async () => {
+    ref.app.drain();
+    const ready = await ref.get('/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'draining' });
+    expect((await ref.get('/healthz')).status).toBe(200);
+  });
+}
+
+describe('health probes on the reference app: SQLite', () => probes('sqlite'));
+describe.skipIf(!pg)('health probes on the reference app: PostgreSQL', () => probes('postgresql'));
+
+describe('readiness checks, timeouts and the migration gate', () => {
+  it('a failing custom check gives 503 with a generic reason and no error text', async () => {
+    const app = createApp({ database: 'sqlite::memory:', autoMigrate: true, logRequests: false })
+      .use(health({ timeoutMs: 100 })
+        .check('cache', async () => {
+          throw new Error('redis at 10.0.0.7:6379 refused AUTH secret');
+        })
+        .check('slow', () => new Promise(() => undefined)));
+    const { url } = await app.listen(0);
+    try {
+      const res = await fetch(`${url}/ready`);
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({
+        status: 'fail',
+        checks: { database: { status: 'ok' }, cache: { status: 'fail', reason: 'unavailable' }, slow: { status: 'fail', reason: 'timed out' } },
+      });
+      expect(text).not.toMatch(/10\.0\.0\.7|AUTH|secret/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the opt-in migration gate reports pending migrations until they are applied', async () => {
+    const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(health({ migrationGate: true }));
+    const { url } = await app.listen(0);
+    try {
+      const before = await fetch(`${url}/ready`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toEqual({
+        status: 'fail',
+        checks: { database: { status: 'ok' }, migrations: { status: 'fail', reason: '1 migrations pending' } },
+      });
+      expect(await app.migrate()).toEqual(['portico_0001_builtin_tables']);
+      const after = await fetch(`${url}/ready`);
+      expect(after.status).toBe(200);
+      expect(await after.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' }, migrations: { status: 'ok' } } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without the gate, pending migrations do not fail readiness', async () => {
+    const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(health());
+    const { url } = await app.listen(0);
+    try {
+      expect((await fetch(`${url}/ready`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
+import { runNode, startNode, stop } from '../support/spawn-node.js';
+
+const pg = await postgresAvailable();
+const MAIN = 'dist/examples/reference/main.js';
+const tmp = mkdtempSync(join(tmpdir(), 'portico-ref-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function servesProbes(db: string): Promise<void> {
+  const { child, match } = await startNode([MAIN, '--port', '0', '--db', db], /home: +(http:\/\/[\d.]+:\d+)\//);
+  try {
+    const base = match[1] as string;
+    const live = await fetch(`${base}/healthz`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`${base}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' } } });
+    const home = await fetch(`${base}/`);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await home.text()).toContain('You are not signed in.');
+    const login = await fetch(`${base}/login`);
+    expect(await login.text()).toContain('action="/auth/login"');
+  } finally {
+    expect(await stop(child)).toBe(0);
+  }
+}
+
+describe('the reference app as a process (npm start / npm run reference)', () => {
+  it('serves /healthz and /ready on a SQLite file, and again after a restart on the same file', async () => {
+    const db = `sqlite:${join(tmp, 'nested', 'ref.db')}`;
+    await servesProbes(db);
+    await servesProbes(db);
+  });
+
+  it.skipIf(!pg)('serves /healthz and /ready on PostgreSQL', async () => {
+    const schema = freshPgSchema();
+    try {
+      await servesProbes(schema.url);
+    } finally {
+      await schema.drop();
+    }
+  });
+
+  it('exits non-zero with one clear line when PostgreSQL is unreachable at start', async () => {
+    const r = await runNode([MAIN, '--port', '0', '--db', 'postgres://postgres:s3cret@127.0.0.1:1/test'], 20_000);
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toEqual(['portico: cannot open the database at postgresql://127.0.0.1:1/test (connection refused)']);
+    expect(r.stderr + r.stdout).not.toContain('s3cret');
+  });
+
+  it('exits non-zero with one clear line for an unsupported address', async () => {
+    const r = await runNode([MAIN, '--db', 'mysql://localhost/x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^portico: unsupported database address/);
+  });
+});
