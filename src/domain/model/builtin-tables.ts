@@ -44,6 +44,11 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
     used_at: c.timestamp().nullable(),
     invalidated_at: c.timestamp().nullable(),
   }),
+  defineModel('auth_throttle', {
+    key: c.stringId(),
+    hits: c.int().default(0),
+    window_ends_at: c.timestamp(),
+  }),
   defineModel(
     'permissions_contenttype',
     { id: c.id(), app_label: c.text(), model: c.text() },

@@ -1,0 +1,20 @@
+/** One outgoing message. `kind` names the event (for example `EmailVerification`); `data` carries its values (for example the raw `code`). */
+export interface MailMessage {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html?: string;
+  readonly kind: string;
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Sends mail (SMTP in production, an in-memory outbox in tests, the console in development).
+ *
+ * @example
+ * await mailer.send({ to: 'a@b.c', subject: 'Your code', text: '123456', kind: 'EmailVerification', data: { code: '123456' } });
+ */
+export interface Mailer {
+  /** Delivers `message`; rejects when the transport refuses it. */
+  send(message: MailMessage): Promise<void>;
+}
