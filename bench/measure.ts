@@ -1,11 +1,18 @@
 /**
- * One autocannon measurement: a 1 s warm-up whose numbers are discarded, then 5 s of load
- * with 10 connections. Throws when any request failed (connection error, timeout, non-2xx).
+ * One autocannon measurement: a warm-up whose numbers are discarded (1 s), then the measured
+ * load (5 s), with 10 connections. BENCH_WARMUP_SECONDS and BENCH_DURATION_SECONDS override
+ * the two durations. Throws when any request failed (connection error, timeout, non-2xx).
  */
 import autocannon from 'autocannon';
 
-export const WARMUP_SECONDS = 1;
-export const DURATION_SECONDS = 5;
+function seconds(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 1) throw new Error(`${name} must be a number of seconds >= 1`);
+  return value;
+}
+
+export const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 1);
+export const DURATION_SECONDS = seconds('BENCH_DURATION_SECONDS', 5);
 export const CONNECTIONS = 10;
 
 /** The numbers kept from one measured run. */

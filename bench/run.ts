@@ -53,14 +53,26 @@ async function withServer<T>(script: string, use: (server: ChildServer) => Promi
   }
 }
 
-/** One request first: the body must be right (a fast wrong answer measures nothing), then the load. */
-async function checkAndMeasure(label: string, url: string, scenario: Scenario): Promise<{ measurement: Measurement; body: unknown }> {
+/** Fetches `url` once and throws unless it answers 200 with the body the scenario expects. */
+async function checkOnce(label: string, url: string, scenario: Scenario): Promise<unknown> {
   const response = await fetch(url);
   const body: unknown = await response.json();
   const problem = response.status === 200 ? scenario.check(body) : `status ${response.status}`;
   if (problem) throw new Error(`${label}: unexpected response ${JSON.stringify(body)} (${problem})`);
+  return body;
+}
+
+/**
+ * One request first (a fast wrong answer measures nothing), then the load, then one more
+ * request: it queues behind whatever the load left in flight on the single SQLite
+ * connection, so the server is idle when it is stopped.
+ */
+async function checkAndMeasure(label: string, url: string, scenario: Scenario): Promise<{ measurement: Measurement; body: unknown }> {
+  const body = await checkOnce(label, url, scenario);
   process.stderr.write(`  ${label} …\n`);
-  return { measurement: await measure(label, url), body };
+  const measurement = await measure(label, url);
+  await checkOnce(`${label} (after the load)`, url, scenario);
+  return { measurement, body };
 }
 
 async function main(): Promise<void> {

@@ -56,6 +56,7 @@ export class PorticoApp {
   private koa?: Koa;
   private server?: Server;
   private draining = false;
+  private readonly inFlight = { count: 0 };
   private starting?: Promise<void>;
   private readonly checks: NamedCheck[] = [];
   private readonly advertised: EndpointEntry[] = [];
@@ -149,6 +150,7 @@ export class PorticoApp {
       logger: this.logger,
       routes,
       middleware,
+      inFlight: this.inFlight,
       ...(this.options.bodyLimit !== undefined ? { bodyLimit: this.options.bodyLimit } : {}),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
       ...(this.options.logRequests !== undefined ? { logRequests: this.options.logRequests } : {}),
@@ -180,10 +182,10 @@ export class PorticoApp {
   }
 
   /**
-   * Graceful shutdown: drains, stops accepting connections, waits for requests in flight,
-   * then closes the database.
+   * Graceful shutdown: drains, stops accepting connections, waits (up to `graceMs`) for
+   * requests in flight, including those whose client has already gone, then closes the database.
    */
-  async close(): Promise<void> {
+  async close(graceMs = 10_000): Promise<void> {
     this.drain();
     const server = this.server;
     if (server) {
@@ -192,6 +194,8 @@ export class PorticoApp {
         server.closeIdleConnections();
       });
     }
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await this.database?.close();
   }
 

@@ -134,3 +134,30 @@ describe('readiness checks, timeouts and the migration gate', () => {
     }
   });
 });
+
+describe('graceful shutdown', () => {
+  it('waits for a request in flight whose client has gone before closing the database', async () => {
+    let finished: unknown;
+    const app = createApp({ database: 'sqlite::memory:', autoMigrate: true, logRequests: false }).use({
+      name: 'slow',
+      install: (ctx) =>
+        ctx.route({
+          method: 'GET',
+          path: '/slow',
+          handler: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            finished = await ctx.store.count('auth_user').catch((e: unknown) => e);
+            return { status: 200, body: { ok: true } };
+          },
+        }),
+    });
+    const { url } = await app.listen(0);
+    const aborter = new AbortController();
+    const request = fetch(`${url}/slow`, { signal: aborter.signal }).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    aborter.abort();
+    expect(await request).toBe('aborted');
+    await app.close();
+    expect(finished).toBe(0);
+  });
+});

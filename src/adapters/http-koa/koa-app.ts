@@ -16,6 +16,8 @@ export interface KoaAppOptions {
   readonly trustedProxyHops?: number;
   /** Log one line per request at info level (default true). */
   readonly logRequests?: boolean;
+  /** Counts requests in flight, so shutdown can wait for them even when a client has gone. */
+  readonly inFlight?: { count: number };
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -52,6 +54,15 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
     });
   }
 
+  const inFlight = options.inFlight ?? { count: 0 };
+  app.use(async (ctx, next) => {
+    inFlight.count++;
+    try {
+      await next();
+    } finally {
+      inFlight.count--;
+    }
+  });
   app.use(async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
