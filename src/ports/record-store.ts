@@ -28,6 +28,12 @@ export interface RecordStore {
   insertMany(table: string, rows: readonly Row[]): Promise<Row[]>;
   /** Changes columns of the live row `id`; returns the stored row, or null when there is no such live row. */
   update(table: string, id: Value, changes: Row): Promise<Row | null>;
+  /**
+   * Changes every live row matching `where` in one conditional statement and returns the rows
+   * as stored. When `where` pins current values it is a compare-and-set: of two concurrent
+   * calls racing for the same row, only one matches.
+   */
+  updateWhere(table: string, where: Condition, changes: Row): Promise<Row[]>;
   /** Deletes row `id` (soft-delete models: stamps `deleted_at`); false when there was no live row. */
   delete(table: string, id: Value): Promise<boolean>;
   /** The row with primary key `id`, or null. */

@@ -203,6 +203,38 @@ export function recordStoreContract(backend: Backend): void {
       expect(await store.update('writer', 424242, { bio: 'x' })).toBeNull();
     });
 
+    it('RS-write-4 updateWhere changes the matching live rows only and returns them', async () => {
+      await insMany('writer', [{ name: 'a', bio: 'x' }, { name: 'b', bio: 'x' }, { name: 'c', bio: 'y' }]);
+      const changed = await store.updateWhere('writer', { column: 'bio', op: 'eq', value: 'x' }, { bio: 'z' });
+      expect(changed.map((r) => r.name).sort()).toEqual(['a', 'b']);
+      expect(changed.every((r) => r.bio === 'z')).toBe(true);
+      expect(await store.count('writer', { column: 'bio', op: 'eq', value: 'z' })).toBe(2);
+      expect(await store.updateWhere('writer', { column: 'bio', op: 'eq', value: 'nope' }, { bio: 'q' })).toEqual([]);
+    });
+
+    it('RS-write-5 updateWhere is a compare-and-set: of concurrent claims on one row exactly one wins', async () => {
+      const w = await writer('claim');
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.updateWhere('writer', { all: [{ column: 'id', op: 'eq', value: w.id }, { column: 'bio', op: 'isnull', value: true }] }, { bio: `winner-${i}` }),
+        ),
+      );
+      expect(claims.filter((c) => c.length === 1)).toHaveLength(1);
+      expect(claims.filter((c) => c.length === 0)).toHaveLength(7);
+    });
+
+    it('RS-write-6 updateWhere skips soft-deleted rows and fires save signals per row', async () => {
+      const w = await writer();
+      const a = await ins('article', { title: 'live', writer_id: w.id });
+      const gone = await ins('article', { title: 'gone', writer_id: w.id });
+      await store.delete('article', gone.id);
+      const seen: string[] = [];
+      t.events.on('post_save', 'article', (e) => void seen.push(String(e.row.title)));
+      const changed = await store.updateWhere('article', { column: 'writer_id', op: 'eq', value: w.id }, { score: 5 });
+      expect(changed.map((r) => r.id)).toEqual([a.id]);
+      expect(seen).toEqual(['live']);
+    });
+
     it('RS-write-2 delete removes the row and answers false when there is none', async () => {
       const w = await writer();
       expect(await store.delete('writer', w.id)).toBe(true);

@@ -33,6 +33,8 @@ export abstract class BaseRecordStore implements RecordStore {
   protected abstract rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]>;
   /** Writes `changes` to row `id` and returns the stored row (null when absent). */
   protected abstract rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null>;
+  /** Writes `changes` to every row matching a validated condition and returns them as stored. */
+  protected abstract rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]>;
   /** Removes row `id`; false when absent. */
   protected abstract rawDelete(model: ModelDef, id: Value): Promise<boolean>;
   /** Runs a validated query (live filter already folded into `where`). */
@@ -69,6 +71,25 @@ export abstract class BaseRecordStore implements RecordStore {
       const stored = Object.keys(checked).length === 0 ? current : await store.rawUpdate(model, id, checked);
       if (!stored) return null;
       await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+      return stored;
+    });
+  }
+
+  async updateWhere(table: string, where: Condition, changes: Row): Promise<Row[]> {
+    const model = this.model(table);
+    const checked = this.checked(model, changes);
+    delete checked[model.primaryKey];
+    const filter = this.live(model, this.condition(model, where), {}) as Condition;
+    return this.atomically(async (store) => {
+      const current = await store.rawFind(model, { where: filter });
+      if (current.length === 0) return [];
+      for (const row of current) {
+        await this.deps.events.emit({ signal: 'pre_save', table, row: { ...row, ...checked }, changes: checked, created: false });
+      }
+      // The condition is evaluated again by the write itself: a row changed meanwhile is skipped.
+      const ids = current.map((row) => row[model.primaryKey] as Value);
+      const stored = await store.rawUpdateWhere(model, { all: [filter, { column: model.primaryKey, op: 'in', value: ids }] }, checked);
+      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: false });
       return stored;
     });
   }

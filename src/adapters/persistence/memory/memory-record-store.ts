@@ -95,6 +95,18 @@ export class MemoryRecordStore extends BaseRecordStore {
     return structuredClone(next);
   }
 
+  protected async rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
+    const out: Row[] = [];
+    for (const [key, row] of this.table(model.table)) {
+      if (!this.matches(model, where, row)) continue;
+      const next = { ...row, ...changes };
+      this.checkIntegrity(model, next, key);
+      this.table(model.table).set(key, next);
+      out.push(structuredClone(next));
+    }
+    return out;
+  }
+
   protected async rawDelete(model: ModelDef, id: Value): Promise<boolean> {
     const t = this.table(model.table);
     const key = keyOf(id);

@@ -65,6 +65,17 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
+  protected rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
+    return this.run(model.table, 'update', async () => {
+      const w = conditionSql(model, where, this.dialect);
+      const stored = (await this.db(model.table)
+        .whereRaw(w.sql, w.bindings as Knex.ValueDict[])
+        .update(encodeRow(model, changes, this.dialect))
+        .returning('*')) as Record<string, unknown>[];
+      return stored.map((raw) => decodeRow(model, raw));
+    });
+  }
+
   protected rawDelete(model: ModelDef, id: Value): Promise<boolean> {
     return this.run(model.table, 'delete', async () => {
       const n = await this.db(model.table).where(model.primaryKey, this.key(model, id)).del();
