@@ -19,3 +19,26 @@ export { createApp, PorticoApp, type AppOptions } from './composition/portico-ap
 export type { Plugin, PluginContext, EndpointEntry } from './composition/plugin.js';
 export { health, HealthPlugin, type HealthOptions } from './composition/plugins/health.js';
 export { parseDatabaseUrl, describeDatabase, DatabaseUrlError } from './adapters/persistence/database-url.js';
+export { sessions } from './composition/plugins/sessions.js';
+export { security, csrfInput, type SecurityOptions } from './composition/plugins/security.js';
+export { auth, type AuthOptions } from './composition/plugins/auth.js';
+export { permissions } from './composition/plugins/permissions.js';
+export {
+  sessionAuthentication,
+  bearerAuthentication,
+  chainAuthentication,
+  noAuthentication,
+  type AuthBackend,
+} from './adapters/http-koa/authentication.js';
+export type { SessionHandle } from './adapters/http-koa/http-route.js';
+export { SafeHtml, escapeHtml } from './adapters/http-koa/safe-html.js';
+export type { FlashMessage } from './application/auth/session-manager.js';
+export { ANONYMOUS, type Identity } from './domain/auth/identity.js';
+export type { Mailer, MailMessage } from './ports/mailer.js';
+export type { ThrottleStore, ThrottleHit } from './ports/throttle-store.js';
+export { MemoryMailer } from './adapters/mail/memory-mailer.js';
+export { ConsoleMailer } from './adapters/mail/console-mailer.js';
+export { SmtpMailer } from './adapters/mail/smtp-mailer.js';
+export { MemoryThrottleStore } from './adapters/throttle/memory-throttle-store.js';
+export { SqlThrottleStore } from './adapters/throttle/sql-throttle-store.js';
+export { RedisThrottleStore } from './adapters/throttle/redis-throttle-store.js';

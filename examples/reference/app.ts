@@ -1,4 +1,4 @@
-import { createApp, health, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, security, sessions, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referencePages } from './pages.js';
 import { seedReference } from './seed.js';
@@ -10,11 +10,14 @@ export interface ReferenceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** One log line per request (default true). */
   readonly logRequests?: boolean;
+  /** Replaces the mailer (tests pass an in-memory outbox). */
+  readonly mailer?: Mailer;
 }
 
 /**
  * The reference app: every model and seed row of REFERENCE-APP.md, migrated and seeded at
- * start, with the health probes and its own pages.
+ * start, with sessions, CSRF and hardening headers, form and JSON auth with email
+ * verification, the health probes and its own pages.
  */
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
@@ -24,6 +27,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     migrations: REFERENCE_MIGRATIONS,
     autoMigrate: true,
     trustedProxyHops: Number(env.TRUSTED_PROXY_HOPS ?? 0) || 0,
+    production: env.NODE_ENV === 'production',
+    ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
   })
     .use({
@@ -32,6 +37,9 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
         if (await seedReference(ctx.store, ctx.hasher, ctx.clock)) ctx.logger.info({}, 'seeded the reference data');
       },
     })
+    .use(sessions())
+    .use(security({ csrfExempt: ['/graphql'] }))
+    .use(auth({ requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1', throttle: env.THROTTLE !== 'off' }))
     .use(health())
     .use(referencePages());
 }

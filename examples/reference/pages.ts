@@ -1,33 +1,43 @@
-import type { HttpResponse, Plugin } from '../../src/index.js';
+import { csrfInput, escapeHtml, type HttpRequest, type HttpResponse, type Plugin } from '../../src/index.js';
 
-const escape = (s: string): string =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] as string);
-
-function page(title: string, body: string): HttpResponse {
+async function page(req: HttpRequest, title: string, body: string): Promise<HttpResponse> {
+  const user = req.session ? await req.session.user() : null;
+  const flash = req.session ? await req.session.takeFlash() : [];
+  const flashHtml = flash.length
+    ? `<ul class="flash">${flash.map((m) => `<li class="flash-${escapeHtml(m.level)}">${escapeHtml(m.body)}</li>`).join('')}</ul>`
+    : '';
+  const who = user
+    ? `<p id="whoami">Signed in as <strong>${escapeHtml(String(user.username))}</strong>.</p>
+<form method="post" action="/auth/logout">${csrfInput(req)}<button type="submit">Log out</button></form>`
+    : '<p id="whoami">You are not signed in.</p>';
   return {
     status: 200,
     type: 'text/html; charset=utf-8',
     body: `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>${escape(title)} · Portico reference</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.5rem 0}input{font:inherit}nav a{margin-right:1rem}</style>
+<head><meta charset="utf-8"><title>${escapeHtml(title)} · Portico reference</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.5rem 0}input{font:inherit}nav a{margin-right:1rem}.flash-error{color:#a00}</style>
 </head>
 <body>
 <nav><a href="/">Home</a><a href="/login">Log in</a><a href="/signup">Sign up</a></nav>
-<h1>${escape(title)}</h1>
+<h1>${escapeHtml(title)}</h1>
+${flashHtml}
+${who}
 ${body}
 </body>
 </html>`,
   };
 }
 
-const loginForm = `<form method="post" action="/auth/login">
+const loginForm = (req: HttpRequest) => `<form method="post" action="/auth/login" id="login-form">
+  ${csrfInput(req)}
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <button type="submit">Log in</button>
 </form>`;
 
-const signupForm = `<form method="post" action="/auth/signup">
+const signupForm = (req: HttpRequest) => `<form method="post" action="/auth/signup" id="signup-form">
+  ${csrfInput(req)}
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Email <input name="email" type="email" autocomplete="email" required></label>
   <label>Password <input name="password" type="password" autocomplete="new-password" required></label>
@@ -35,8 +45,8 @@ const signupForm = `<form method="post" action="/auth/signup">
 </form>`;
 
 /**
- * The reference app's own HTML pages (the framework serves none): home, login and signup.
- * The forms post to the form-auth routes.
+ * The reference app's own HTML pages (the framework serves none): home shows the signed-in user
+ * and flash messages; login and signup render forms with `csrfInput()` posting to `/auth/...`.
  */
 export function referencePages(): Plugin {
   return {
@@ -45,15 +55,10 @@ export function referencePages(): Plugin {
       ctx.route({
         method: 'GET',
         path: '/',
-        handler: () =>
-          page(
-            'Portico reference app',
-            `<p id="whoami">You are not signed in.</p>
-<ul><li><a href="/healthz">/healthz</a></li><li><a href="/ready">/ready</a></li></ul>`,
-          ),
+        handler: (req) => page(req, 'Portico reference app', '<ul><li><a href="/healthz">/healthz</a></li><li><a href="/ready">/ready</a></li></ul>'),
       });
-      ctx.route({ method: 'GET', path: '/login', handler: () => page('Log in', loginForm) });
-      ctx.route({ method: 'GET', path: '/signup', handler: () => page('Sign up', signupForm) });
+      ctx.route({ method: 'GET', path: '/login', handler: (req) => page(req, 'Log in', loginForm(req)) });
+      ctx.route({ method: 'GET', path: '/signup', handler: (req) => page(req, 'Sign up', signupForm(req)) });
     },
   };
 }

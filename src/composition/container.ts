@@ -2,6 +2,11 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { MemoryEventBus } from '../adapters/events/memory-event-bus.js';
 import { Argon2PasswordHasher } from '../adapters/crypto/argon2-password-hasher.js';
+import { BoundedPasswordHasher } from '../adapters/crypto/bounded-password-hasher.js';
+import { ConsoleMailer } from '../adapters/mail/console-mailer.js';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import { renderMailTemplate } from '../adapters/mail/templates.js';
+import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
 import { parseDatabaseUrl, type DatabaseConfig } from '../adapters/persistence/database-url.js';
 import { openDatabase, type Database } from '../adapters/persistence/open-database.js';
@@ -12,6 +17,9 @@ import type { ModelRegistry } from '../domain/model/model-registry.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { MailTemplates } from '../ports/mail-templates.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
 
@@ -27,6 +35,9 @@ export const TOKENS = {
   Events: Symbol.for('portico.Events'),
   Logger: Symbol.for('portico.Logger'),
   Hasher: Symbol.for('portico.Hasher'),
+  Mailer: Symbol.for('portico.Mailer'),
+  MailTemplates: Symbol.for('portico.MailTemplates'),
+  Throttle: Symbol.for('portico.Throttle'),
 } as const;
 
 /** The effects an app may replace (STYLE guideline 14); every one has a default. */
@@ -36,6 +47,18 @@ export interface Overrides {
   readonly events?: EventBus;
   readonly logger?: Logger;
   readonly hasher?: PasswordHasher;
+  /** Outgoing mail (default: the console mailer, or SMTP when `SMTP_URL` is set). */
+  readonly mailer?: Mailer;
+  /** Where the host app overrides mail templates (`<dir>/auth/email/verify_code.txt`, `.html`). */
+  readonly templatesDir?: string;
+  /** Throttle counts (default: in memory; use the database or Redis stores for several processes). */
+  readonly throttleStore?: ThrottleStore;
+}
+
+/** SMTP when SMTP_URL is set (REFERENCE-APP.md), else the console mailer for development. */
+function defaultMailer(): Mailer {
+  const url = process.env.SMTP_URL;
+  return url ? new SmtpMailer(url, process.env.MAIL_FROM ?? 'Portico <no-reply@localhost>') : new ConsoleMailer();
 }
 
 /**
@@ -51,7 +74,17 @@ export function buildContainer(url: string, registry: ModelRegistry, migrations:
   container.bind<RandomSource>(TOKENS.Random).toConstantValue(overrides.random ?? cryptoRandomSource);
   container.bind<EventBus>(TOKENS.Events).toResolvedValue(() => overrides.events ?? new MemoryEventBus());
   container.bind<Logger>(TOKENS.Logger).toResolvedValue(() => overrides.logger ?? createPinoLogger());
-  container.bind<PasswordHasher>(TOKENS.Hasher).toResolvedValue(() => overrides.hasher ?? new Argon2PasswordHasher());
+  container
+    .bind<PasswordHasher>(TOKENS.Hasher)
+    .toResolvedValue(() => overrides.hasher ?? new BoundedPasswordHasher(new Argon2PasswordHasher()));
+  container.bind<Mailer>(TOKENS.Mailer).toResolvedValue(() => overrides.mailer ?? defaultMailer());
+  container.bind<MailTemplates>(TOKENS.MailTemplates).toResolvedValue(() => ({
+    render: (name: string, vars: Readonly<Record<string, string>>) =>
+      renderMailTemplate(name, { ...vars }, overrides.templatesDir ? { dir: overrides.templatesDir } : undefined),
+  }));
+  container
+    .bind<ThrottleStore>(TOKENS.Throttle)
+    .toResolvedValue((clock: Clock) => overrides.throttleStore ?? new MemoryThrottleStore(clock), [TOKENS.Clock]);
   container.bind<DatabaseConfig>(TOKENS.DatabaseConfig).toResolvedValue((text: string) => parseDatabaseUrl(text), [TOKENS.DatabaseUrl]);
   // Opening a database is asynchronous: resolved once with getAsync by the app.
   container.bind<Database>(TOKENS.Database).toDynamicValue(async (ctx) =>

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { AuthBackend } from '../adapters/http-koa/authentication.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -7,6 +8,9 @@ import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { HealthCheck } from '../ports/health-check.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { MailTemplates } from '../ports/mail-templates.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { MigrationSource } from '../ports/migration-source.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
@@ -32,6 +36,9 @@ export interface PluginContext {
   readonly hasher: PasswordHasher;
   readonly logger: Logger;
   readonly migrations: MigrationSource;
+  readonly mailer: Mailer;
+  readonly templates: MailTemplates;
+  readonly throttleStore: ThrottleStore;
   /** True once the app drains (after SIGTERM) until it has closed. */
   isDraining(): boolean;
   /** Adds an HTTP route. */
@@ -46,6 +53,18 @@ export interface PluginContext {
   advertise(entry: EndpointEntry): void;
   /** Every advertised endpoint. */
   endpoints(): readonly EndpointEntry[];
+  /** Sets how the app identifies callers (`HttpRequest.identity()`); the last call wins. */
+  authenticate(backend: AuthBackend): void;
+  /** Shares a service with plugins installed later (for example `sessions`, `tokens`). */
+  provide<T>(key: string, value: T): void;
+  /** A service a plugin installed earlier provided, or undefined. */
+  lookup<T>(key: string): T | undefined;
+  /** The app secret (signing CSRF tokens, keying stored codes). */
+  readonly secret: string;
+  /** True when NODE_ENV is production (Secure cookies, HSTS). */
+  readonly production: boolean;
+  /** The request body limit in bytes. */
+  readonly bodyLimit: number;
 }
 
 /**

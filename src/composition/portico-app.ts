@@ -4,7 +4,11 @@ import type Koa from 'koa';
 import type { Container } from 'inversify';
 import type { NamedCheck } from '../application/check-readiness.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
+import { randomBytes } from 'node:crypto';
+import type { TokenManager } from '../application/auth/token-manager.js';
+import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
+import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
@@ -13,6 +17,9 @@ import { ModelRegistry } from '../domain/model/model-registry.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { MailTemplates } from '../ports/mail-templates.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
@@ -38,6 +45,13 @@ export interface AppOptions extends Overrides {
   readonly trustedProxyHops?: number;
   /** One log line per request (default true). */
   readonly logRequests?: boolean;
+  /**
+   * The app secret signing CSRF tokens and keying stored codes (default: `PORTICO_SECRET`, else a
+   * random one per process, which a production app must not rely on).
+   */
+  readonly secret?: string;
+  /** Production mode: Secure cookies, HSTS (default: NODE_ENV === 'production'). */
+  readonly production?: boolean;
 }
 
 /**
@@ -60,6 +74,8 @@ export class PorticoApp {
   private starting?: Promise<void>;
   private readonly checks: NamedCheck[] = [];
   private readonly advertised: EndpointEntry[] = [];
+  private readonly services = new Map<string, unknown>();
+  private authBackend: AuthBackend = noAuthentication();
 
   constructor(private readonly options: AppOptions) {}
 
@@ -128,6 +144,12 @@ export class PorticoApp {
     if (this.options.autoMigrate) await this.migrate();
     const routes: RouteDef[] = [];
     const middleware: Koa.Middleware[] = [];
+    const production = this.options.production ?? process.env.NODE_ENV === 'production';
+    const secret = this.options.secret ?? process.env.PORTICO_SECRET ?? randomBytes(32).toString('base64url');
+    if (!this.options.secret && !process.env.PORTICO_SECRET && production) {
+      this.logger.warn({}, 'no secret configured: CSRF tokens and codes are keyed by a random per-process secret');
+    }
+    const bodyLimit = this.options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const ctx: PluginContext = {
       registry: this.registry,
       store: this.store,
@@ -137,6 +159,15 @@ export class PorticoApp {
       hasher: this.hasher,
       logger: this.logger,
       migrations: this.db,
+      mailer: this.service<Mailer>(TOKENS.Mailer),
+      templates: this.service<MailTemplates>(TOKENS.MailTemplates),
+      throttleStore: this.service<ThrottleStore>(TOKENS.Throttle),
+      secret,
+      production,
+      bodyLimit,
+      authenticate: (backend) => void (this.authBackend = backend),
+      provide: (key, value) => void this.services.set(key, value),
+      lookup: <T>(key: string) => this.services.get(key) as T | undefined,
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -151,7 +182,9 @@ export class PorticoApp {
       routes,
       middleware,
       inFlight: this.inFlight,
-      ...(this.options.bodyLimit !== undefined ? { bodyLimit: this.options.bodyLimit } : {}),
+      bodyLimit,
+      identify: () => (sources) =>
+        resolveIdentity(this.authBackend, { ...sources, tokens: this.services.get('tokens') as TokenManager | undefined }),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
       ...(this.options.logRequests !== undefined ? { logRequests: this.options.logRequests } : {}),
     });

@@ -151,6 +151,7 @@ export function recordStoreContract(backend: Backend): void {
       expect(await names({ where: { column: 'name', op: 'contains', value: 'A' } })).toEqual(['Ada']);
       expect(await names({ where: { column: 'name', op: 'icontains', value: 'A' } })).toEqual(['Ada', 'alan', 'Grace']);
       expect(await names({ where: { column: 'name', op: 'startswith', value: 'a' } })).toEqual(['alan']);
+      expect(await names({ where: { column: 'name', op: 'iexact', value: 'ADA' } })).toEqual(['Ada']);
       expect(await names({ where: { column: 'name', op: 'contains', value: '%' } })).toEqual([]);
       expect(await names({ where: { column: 'bio', op: 'isnull', value: true } })).toEqual(['alan']);
       expect(await names({ where: { column: 'bio', op: 'isnull', value: false } })).toEqual(['Ada', 'Grace']);

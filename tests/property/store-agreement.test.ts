@@ -23,7 +23,7 @@ describe('stores agree', () => {
   const name = fc.stringMatching(/^[a-cA-C%_]{0,4}$/);
   const row = fc.record({ name, bio: fc.option(name, { nil: null }) });
   const leaf: fc.Arbitrary<Condition> = fc.oneof(
-    fc.record({ column: fc.constantFrom('name', 'bio'), op: fc.constantFrom('eq', 'ne', 'gt', 'lte', 'contains', 'icontains', 'startswith'), value: name }) as fc.Arbitrary<Condition>,
+    fc.record({ column: fc.constantFrom('name', 'bio'), op: fc.constantFrom('eq', 'iexact', 'ne', 'gt', 'lte', 'contains', 'icontains', 'startswith'), value: name }) as fc.Arbitrary<Condition>,
     fc.record({ column: fc.constant('bio'), op: fc.constant('isnull'), value: fc.boolean() }) as fc.Arbitrary<Condition>,
     fc.record({ column: fc.constant('id'), op: fc.constantFrom('gt', 'lt', 'eq'), value: fc.integer({ min: 0, max: 12 }) }) as fc.Arbitrary<Condition>,
     fc.record({ column: fc.constant('name'), op: fc.constant('in'), value: fc.array(name, { maxLength: 3 }) }) as fc.Arbitrary<Condition>,

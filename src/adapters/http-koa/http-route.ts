@@ -1,6 +1,27 @@
+import type { FlashMessage } from '../../application/auth/session-manager.js';
+import type { Identity } from '../../domain/auth/identity.js';
+import type { Row, Value } from '../../domain/model/types.js';
+
 /**
- * The neutral request and response a route handler sees (STYLE guideline 4): plugins and
- * use cases never touch a Koa context.
+ * The request's session, when the sessions plugin is mounted (loaded lazily, saved after the
+ * response is computed).
+ */
+export interface SessionHandle {
+  /** The signed-in user's row, or null. */
+  user(): Promise<Row | null>;
+  /** Adds a flash message for the next page. */
+  flash(message: FlashMessage): Promise<void>;
+  /** Returns and clears the pending flash messages. */
+  takeFlash(): Promise<FlashMessage[]>;
+  /** Signs `userId` in on a brand-new session (the old one is destroyed: fixation defence). */
+  login(userId: Value): Promise<void>;
+  /** Destroys the session and clears its cookie. */
+  logout(): Promise<void>;
+}
+
+/**
+ * The neutral request a route handler sees (STYLE guideline 4): plugins and use cases never
+ * touch a Koa context.
  */
 export interface HttpRequest {
   readonly method: string;
@@ -8,12 +29,20 @@ export interface HttpRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, string | string[] | undefined>>;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The parsed body, for routes that declare one. */
+  /** The parsed body, for routes that declare one (`json`: any JSON value; `form`: string fields). */
   readonly body: unknown;
   /** The request's origin (`scheme://host`), honouring trusted proxy headers. */
   readonly origin: string;
+  /** The Host header as received (or forwarded by a trusted proxy). */
+  readonly host: string;
   readonly ip: string;
   readonly requestId: string;
+  /** The session, when the sessions plugin is mounted. */
+  readonly session: SessionHandle | undefined;
+  /** The CSRF token to render into forms, when the security plugin is mounted. */
+  readonly csrfToken: string | undefined;
+  /** Resolves the caller with the app's authentication backends (anonymous without any). */
+  identity(): Promise<Identity>;
 }
 
 export interface HttpResponse {
@@ -24,10 +53,13 @@ export interface HttpResponse {
   readonly type?: string;
 }
 
-/** A route contributed by a plugin. `body: 'json'` makes the adapter parse (and limit) a JSON body. */
+/**
+ * A route contributed by a plugin. `body: 'json'` makes the adapter parse (and limit) a JSON
+ * body; `body: 'form'` an `application/x-www-form-urlencoded` one.
+ */
 export interface RouteDef {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD';
   readonly path: string;
-  readonly body?: 'json' | 'none';
+  readonly body?: 'json' | 'form' | 'none';
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
 }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
-import type { HttpRequest, RouteDef } from './http-route.js';
+import type { HttpRequest, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
-import { readJsonBody } from './read-body.js';
+import { readFormBody, readJsonBody } from './read-body.js';
+
+/** Resolves the caller from what the request carries. */
+export type Identify = (sources: { authorization: string | undefined; session: SessionHandle | undefined }) => Promise<Identity>;
 
 export interface KoaAppOptions {
   readonly logger: Logger;
@@ -18,6 +22,14 @@ export interface KoaAppOptions {
   readonly logRequests?: boolean;
   /** Counts requests in flight, so shutdown can wait for them even when a client has gone. */
   readonly inFlight?: { count: number };
+  /** The app's authentication (anonymous when absent). */
+  readonly identify?: () => Identify | undefined;
+}
+
+async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): Promise<unknown> {
+  if (kind === 'json') return readJsonBody(ctx.req, limit);
+  if (kind === 'form') return (ctx.state.formBody as Record<string, string> | undefined) ?? readFormBody(ctx.req, limit);
+  return undefined;
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -33,16 +45,28 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   const router = new Router();
   for (const route of options.routes) {
     router.register(route.path, [route.method], async (ctx) => {
+      const session = ctx.state.session as SessionHandle | undefined;
+      let identity: Promise<Identity> | undefined;
       const req: HttpRequest = {
         method: ctx.method,
         path: ctx.path,
         params: ctx.params as Record<string, string>,
         query: ctx.query,
         headers: ctx.headers,
-        body: route.body === 'json' ? await readJsonBody(ctx.req, options.bodyLimit) : undefined,
+        body: await readBody(ctx, route.body, options.bodyLimit),
         origin: ctx.origin,
+        host: ctx.host,
         ip: ctx.ip,
         requestId: ctx.state.requestId as string,
+        session,
+        csrfToken: ctx.state.csrfToken as string | undefined,
+        identity: () => {
+          const identify = options.identify?.();
+          identity ??= identify
+            ? identify({ authorization: ctx.get('authorization') || undefined, session })
+            : Promise.resolve(ANONYMOUS);
+          return identity;
+        },
       };
       const res = await route.handler(req);
       ctx.status = res.status;
@@ -79,6 +103,8 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
       ctx.status = problem.status;
       ctx.type = 'application/problem+json';
       ctx.body = problem;
+      const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+      if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
     }
     if (options.logRequests !== false) {
       options.logger.info(

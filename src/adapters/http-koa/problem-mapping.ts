@@ -16,6 +16,14 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   method_not_allowed: 405,
   internal_error: 500,
+  invalid_credentials: 401,
+  not_authenticated: 401,
+  email_unverified: 403,
+  forbidden: 403,
+  csrf_failed: 403,
+  throttled: 429,
+  invalid_code: 400,
+  overloaded: 503,
 };
 
 const TITLES: Readonly<Record<number, string>> = {
@@ -45,6 +53,8 @@ export interface Problem {
 
 const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: 'invalid_input',
+  401: 'not_authenticated',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',

@@ -5,31 +5,59 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 /** The largest request body Portico reads (DESIGN §3 "writes": over 1 MiB answers 413). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/**
- * Reads and parses a JSON body: wrong content type 415, over the limit 413, malformed 400.
- * An empty body parses as undefined.
- */
-export async function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+const mediaType = (req: IncomingMessage): string => (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
-  const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return undefined;
-  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new DomainError('unsupported_media_type', 'the body must be application/json');
-  }
-  let text: string;
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+async function readText(req: IncomingMessage, limit: number): Promise<string> {
+  const length = req.headers['content-length'];
   try {
-    text = await getRawBody(req, { limit, encoding: 'utf-8', ...(length ? { length } : {}) });
+    return await getRawBody(req, { limit, encoding: 'utf-8', ...(length ? { length } : {}) });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
       throw new DomainError('payload_too_large', `the body is larger than ${limit} bytes`);
     }
     throw new DomainError('invalid_input', 'the body could not be read');
   }
+}
+
+/** True when the request carries an HTML form body. */
+export function isFormRequest(req: IncomingMessage): boolean {
+  const type = mediaType(req);
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+}
+
+/**
+ * Reads and parses a JSON body: wrong content type 415, over the limit 413, malformed 400.
+ * An empty body parses as undefined.
+ */
+export async function readJsonBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  if (!hasBody(req)) return undefined;
+  const type = mediaType(req);
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw new DomainError('unsupported_media_type', 'the body must be application/json');
+  }
+  const text = await readText(req, limit);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new DomainError('malformed_json', 'the body is not valid JSON');
   }
+}
+
+/** Reads an `application/x-www-form-urlencoded` body into string fields (first value wins); 415 for other types. */
+export async function readFormBody(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<Record<string, string>> {
+  if (!hasBody(req)) return {};
+  if (mediaType(req) !== 'application/x-www-form-urlencoded') {
+    throw new DomainError('unsupported_media_type', 'the body must be application/x-www-form-urlencoded');
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(await readText(req, limit))) {
+    if (!(name in fields)) fields[name] = value;
+  }
+  return fields;
 }

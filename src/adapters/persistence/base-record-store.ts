@@ -16,7 +16,7 @@ export interface StoreDeps {
   readonly random: RandomSource;
 }
 
-const TEXT_OPS = new Set(['contains', 'icontains', 'startswith']);
+const TEXT_OPS = new Set(['iexact', 'contains', 'icontains', 'startswith']);
 const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
 
 /**

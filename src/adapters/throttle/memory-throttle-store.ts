@@ -14,21 +14,23 @@ const MIN_HITS_BETWEEN_SWEEPS = 1024;
  * so tests can move time. A window starts at the first hit on a key and ends `windowMs` later;
  * the first hit at or after its end starts a new one.
  *
- * Expired entries are swept once the number of hits since the last sweep reaches the size of
- * the map (and at least MIN_HITS_BETWEEN_SWEEPS): a sweep costs O(size) and is paid for by as
- * many hits, so `hit` stays O(1) amortised, and the map holds at most about twice the live keys
- * (plus the minimum) however many distinct keys pass through.
+ * Expired entries are swept once the number of hits since the last sweep reaches the number of
+ * keys that sweep left (and at least MIN_HITS_BETWEEN_SWEEPS). A sweep costs O(size) and is paid
+ * for by as many hits, so `hit` stays O(1) amortised; and since only that many keys can be added
+ * between sweeps, the map never holds more than about twice the keys live at the last sweep plus
+ * the minimum, however many distinct keys pass through.
  */
 export class MemoryThrottleStore implements ThrottleStore {
   private readonly windows = new Map<string, Window>();
   private hitsSinceSweep = 0;
+  private hitsBeforeSweep = MIN_HITS_BETWEEN_SWEEPS;
 
   constructor(private readonly clock: Clock) {}
 
   async hit(key: string, windowMs: number): Promise<ThrottleHit> {
     checkWindow(windowMs);
     const now = this.clock.now().getTime();
-    if (++this.hitsSinceSweep >= Math.max(MIN_HITS_BETWEEN_SWEEPS, this.windows.size)) this.sweep(now);
+    if (++this.hitsSinceSweep >= this.hitsBeforeSweep) this.sweep(now);
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {
       window = { hits: 0, endsAt: now + windowMs };
@@ -52,6 +54,7 @@ export class MemoryThrottleStore implements ThrottleStore {
       if (window.endsAt <= now) this.windows.delete(key);
     }
     this.hitsSinceSweep = 0;
+    this.hitsBeforeSweep = Math.max(MIN_HITS_BETWEEN_SWEEPS, this.windows.size);
   }
 }
 

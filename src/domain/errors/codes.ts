@@ -17,6 +17,14 @@ export const ERROR_CODES = [
   'payload_too_large',
   'method_not_allowed',
   'internal_error',
+  'invalid_credentials',
+  'not_authenticated',
+  'email_unverified',
+  'forbidden',
+  'csrf_failed',
+  'throttled',
+  'invalid_code',
+  'overloaded',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

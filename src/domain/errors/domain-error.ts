@@ -25,6 +25,14 @@ export class DomainError extends Error {
   }
 }
 
+/** Too many requests: `retryAfterSeconds` tells the caller when to try again. */
+export class Throttled extends DomainError {
+  override readonly name = 'Throttled';
+  constructor(readonly retryAfterSeconds: number, detail = 'too many requests; try again later') {
+    super('throttled', detail);
+  }
+}
+
 /** The kinds of integrity constraint a store can report. */
 export type ConstraintKind = 'unique' | 'foreign_key' | 'still_referenced' | 'not_null' | 'check';
 

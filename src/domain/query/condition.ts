@@ -1,7 +1,7 @@
 import type { Value } from '../model/types.js';
 
 /** Comparison operators a store must support (DESIGN §3 "filtering"). */
-export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'icontains' | 'startswith' | 'isnull';
+export type Operator = 'eq' | 'iexact' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'icontains' | 'startswith' | 'isnull';
 
 /** A predicate tree over one table's columns. `isnull` takes a boolean; `in` takes an array. */
 export type Condition =

@@ -44,6 +44,8 @@ export function evaluate(model: ModelDef, cond: Condition, row: Row): Truth {
   switch (cond.op) {
     case 'eq':
       return same(v, arg);
+    case 'iexact':
+      return String(v).toLowerCase() === String(arg).toLowerCase();
     case 'ne':
       return !same(v, arg);
     case 'gt':

@@ -42,6 +42,8 @@ export function conditionSql(model: ModelDef, cond: Condition, dialect: Dialect)
       if (values.length === 0) return { sql: '1 = 0', bindings: [] };
       return { sql: `${c} in (${values.map(() => '?').join(', ')})`, bindings: values.map(enc) };
     }
+    case 'iexact':
+      return { sql: `lower(${c}) = lower(?)`, bindings: [cond.value] };
     case 'contains':
       return { sql: `${find}(${c}, ?) > 0`, bindings: [cond.value] };
     case 'icontains':

@@ -1,0 +1,72 @@
+import { emailProblems, passwordProblems, usernameProblems } from '../../domain/auth/password-rules.js';
+import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
+import { ConstraintViolation, type FieldError } from '../../domain/errors/domain-error.js';
+import type { Row } from '../../domain/model/types.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import type { IssueVerificationCode } from './issue-verification-code.js';
+import type { ThrottleGate } from './throttle-gate.js';
+
+export interface SignUpInput {
+  readonly username: unknown;
+  readonly email: unknown;
+  readonly password: unknown;
+  readonly ip: string;
+}
+
+/** `verificationPending`: a code was mailed and the account may not log in until it is used. */
+export type SignUpResult =
+  | { readonly ok: true; readonly user: Row; readonly verificationPending: boolean }
+  | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+export interface SignUpDeps {
+  readonly store: RecordStore;
+  readonly hasher: PasswordHasher;
+  readonly throttle: ThrottleGate;
+  readonly issueCode: IssueVerificationCode;
+  readonly requireVerifiedEmail: boolean;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/**
+ * Creates an account (SPEC "Form authentication", DESIGN §3 "uniqueness", "password rules"):
+ * every rule is checked and every failure reported together; username and email are unique
+ * case-insensitively (a race is caught by the unique indexes); the password is stored only as
+ * an argon2id hash. With verification enforced, a code is issued and mailed.
+ */
+export class SignUp {
+  constructor(private readonly deps: SignUpDeps) {}
+
+  async execute(input: SignUpInput): Promise<SignUpResult> {
+    await this.deps.throttle.consume(`signup:${input.ip}`, AUTH_RATES.signup);
+    const username = text(input.username).trim();
+    const email = text(input.email).trim();
+    const password = text(input.password);
+    const errors: FieldError[] = [
+      ...usernameProblems(username).map((message) => ({ field: 'username', message })),
+      ...emailProblems(email).map((message) => ({ field: 'email', message })),
+      ...passwordProblems(password, { username, email }).map((message) => ({ field: 'password', message })),
+    ];
+    for (const field of ['username', 'email'] as const) {
+      const value = field === 'username' ? username : email;
+      if (errors.some((e) => e.field === field) || !value) continue;
+      if ((await this.deps.store.count('auth_user', { column: field, op: 'iexact', value })) > 0) {
+        errors.push({ field, message: `a user with this ${field} already exists` });
+      }
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    const passwordHash = await this.deps.hasher.hash(password);
+    let user: Row;
+    try {
+      user = await this.deps.store.insert('auth_user', { username, email, password_hash: passwordHash });
+    } catch (error) {
+      if (error instanceof ConstraintViolation && error.kind === 'unique' && (error.column === 'username' || error.column === 'email')) {
+        return { ok: false, errors: [{ field: error.column, message: `a user with this ${error.column} already exists` }] };
+      }
+      throw error;
+    }
+    if (this.deps.requireVerifiedEmail) await this.deps.issueCode.execute(user);
+    return { ok: true, user, verificationPending: this.deps.requireVerifiedEmail };
+  }
+}
