@@ -1,4 +1,4 @@
-import { auth, createApp, health, security, sessions, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referencePages } from './pages.js';
 import { seedReference } from './seed.js';
@@ -12,6 +12,8 @@ export interface ReferenceOptions {
   readonly logRequests?: boolean;
   /** Replaces the mailer (tests pass an in-memory outbox). */
   readonly mailer?: Mailer;
+  /** Replaces the clock (tests move time). */
+  readonly clock?: Clock;
 }
 
 /**
@@ -28,7 +30,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     autoMigrate: true,
     trustedProxyHops: Number(env.TRUSTED_PROXY_HOPS ?? 0) || 0,
     production: env.NODE_ENV === 'production',
-    ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
   })
     .use({

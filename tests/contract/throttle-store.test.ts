@@ -46,7 +46,7 @@ describe('ThrottleStore contract: in-memory', () =>
   throttleStoreContract(async () => {
     const clock = new ManualClock();
     return { store: new MemoryThrottleStore(clock), advance: async (ms) => clock.advance(ms), close: async () => undefined };
-  }));
+  }, { peers: false }));
 describe('ThrottleStore contract: SQLite', () => throttleStoreContract(() => openSql('sqlite')));
 describe.skipIf(!pg)('ThrottleStore contract: PostgreSQL', () => throttleStoreContract(() => openSql('postgresql')));
 describe.skipIf(!redis)('ThrottleStore contract: Redis', () => throttleStoreContract(openRedis));

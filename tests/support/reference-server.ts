@@ -1,23 +1,45 @@
 import { buildReferenceApp } from '../../examples/reference/app.js';
-import type { PorticoApp } from '../../src/index.js';
+import { MemoryMailer, type Clock, type PorticoApp } from '../../src/index.js';
 import { freshPgSchema } from './postgres.js';
 
 export interface RunningReference {
   readonly app: PorticoApp;
   readonly url: string;
+  /** The outbox every mail of this app lands in. */
+  readonly mailer: MemoryMailer;
   get(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
-/** Starts the reference app in-process on a fresh database (SQLite in memory, or a new PostgreSQL schema). */
-export async function startReference(backend: 'sqlite' | 'postgresql', database?: string): Promise<RunningReference> {
-  const pg = backend === 'postgresql' && !database ? freshPgSchema() : undefined;
-  const app = buildReferenceApp({ database: database ?? pg?.url ?? 'sqlite::memory:', logRequests: false, env: {} });
+export interface ReferenceTestOptions {
+  /** An explicit database address (default: SQLite in memory, or a fresh PostgreSQL schema). */
+  readonly database?: string;
+  /** Environment switches of REFERENCE-APP.md (`REQUIRE_VERIFIED_EMAIL`, `THROTTLE`, …). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** A clock the test moves. */
+  readonly clock?: Clock;
+  /** Keep the app's own mailer (for example SMTP from `env.SMTP_URL`) instead of the outbox. */
+  readonly realMailer?: boolean;
+}
+
+/** Starts the reference app in-process on a fresh database with an in-memory mailer. */
+export async function startReference(backend: 'sqlite' | 'postgresql', options: ReferenceTestOptions | string = {}): Promise<RunningReference> {
+  const opts = typeof options === 'string' ? { database: options } : options;
+  const pg = backend === 'postgresql' && !opts.database ? freshPgSchema() : undefined;
+  const mailer = new MemoryMailer();
+  const app = buildReferenceApp({
+    database: opts.database ?? pg?.url ?? 'sqlite::memory:',
+    logRequests: false,
+    env: opts.env ?? {},
+    ...(opts.realMailer ? {} : { mailer }),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
   const { url } = await app.listen(0);
   return {
     app,
     url,
-    get: (path, init) => fetch(`${url}${path}`, init),
+    mailer,
+    get: (path, init) => fetch(`${url}${path}`, { redirect: 'manual', ...init }),
     async close() {
       await app.close();
       await pg?.drop();
