@@ -1,0 +1,39 @@
+import { access, constants } from 'node:fs/promises';
+import { chromium, type Browser } from 'playwright-core';
+
+/** The system (Debian) chromium the browser tests drive; no browser is ever downloaded. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const REQUIRED = process.env.PORTICO_REQUIRE_BROWSER === '1';
+
+/**
+ * Whether the system chromium is installed. Without it the browser tests are skipped with a loud
+ * notice, unless PORTICO_REQUIRE_BROWSER=1 (CI), where this throws and the test file fails.
+ */
+export async function browserAvailable(): Promise<boolean> {
+  try {
+    await access(CHROMIUM_PATH, constants.X_OK);
+    return true;
+  } catch (error) {
+    if (REQUIRED) throw new Error(`PORTICO_REQUIRE_BROWSER=1 but chromium is required and ${CHROMIUM_PATH} is missing: ${String(error)}`);
+    console.warn(`\n*** chromium not found: browser tests are SKIPPED (looked for ${CHROMIUM_PATH}) ***\n`);
+    return false;
+  }
+}
+
+/** Launches headless chromium with everything that phones home or needs a GPU switched off. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
