@@ -42,3 +42,7 @@ export { SmtpMailer } from './adapters/mail/smtp-mailer.js';
 export { MemoryThrottleStore } from './adapters/throttle/memory-throttle-store.js';
 export { SqlThrottleStore } from './adapters/throttle/sql-throttle-store.js';
 export { RedisThrottleStore } from './adapters/throttle/redis-throttle-store.js';
+export { rest, RestPlugin, type RestOptions } from './composition/plugins/rest.js';
+export { ReadOnly, AllowAny, IsAuthenticated, IsStaff, IsAuthenticatedOrReadOnly, allOf, anyOf, not } from './domain/rest/permission-classes.js';
+export type { ResourceConfig, CrudAction, PermissionClass, PermissionAction, PermissionDecision } from './domain/rest/resource-config.js';
+export { isExposed, DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';

@@ -1,6 +1,7 @@
 import { auth, createApp, health, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referencePages } from './pages.js';
+import { referenceRest } from './rest-config.js';
 import { seedReference } from './seed.js';
 
 export interface ReferenceOptions {
@@ -44,6 +45,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(security({ csrfExempt: ['/graphql'] }))
     .use(auth({ requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1', throttle: env.THROTTLE !== 'off' }))
     .use(health())
+    .use(referenceRest(env.PROFILE))
     .use(referencePages());
 }
 

@@ -183,8 +183,8 @@ export class PorticoApp {
       middleware,
       inFlight: this.inFlight,
       bodyLimit,
-      identify: () => (sources) =>
-        resolveIdentity(this.authBackend, { ...sources, tokens: this.services.get('tokens') as TokenManager | undefined }),
+      identify: (backend, sources) =>
+        resolveIdentity(backend ?? this.authBackend, { ...sources, tokens: this.services.get('tokens') as TokenManager | undefined }),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
       ...(this.options.logRequests !== undefined ? { logRequests: this.options.logRequests } : {}),
     });

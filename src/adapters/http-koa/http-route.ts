@@ -1,3 +1,4 @@
+import type { AuthBackend } from './authentication.js';
 import type { FlashMessage } from '../../application/auth/session-manager.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
@@ -41,8 +42,11 @@ export interface HttpRequest {
   readonly session: SessionHandle | undefined;
   /** The CSRF token to render into forms, when the security plugin is mounted. */
   readonly csrfToken: string | undefined;
-  /** Resolves the caller with the app's authentication backends (anonymous without any). */
-  identity(): Promise<Identity>;
+  /**
+   * Resolves the caller with `backend`, or with the app's authentication when omitted
+   * (anonymous without any). Resolved once per request and backend.
+   */
+  identity(backend?: AuthBackend): Promise<Identity>;
 }
 
 export interface HttpResponse {
@@ -58,7 +62,8 @@ export interface HttpResponse {
  * body; `body: 'form'` an `application/x-www-form-urlencoded` one.
  */
 export interface RouteDef {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD';
+  /** `ALL` routes every method to the handler, which answers 405 itself where it must. */
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL';
   readonly path: string;
   readonly body?: 'json' | 'form' | 'none';
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;

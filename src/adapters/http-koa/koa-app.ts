@@ -3,12 +3,16 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
+import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
 import { readFormBody, readJsonBody } from './read-body.js';
 
-/** Resolves the caller from what the request carries. */
-export type Identify = (sources: { authorization: string | undefined; session: SessionHandle | undefined }) => Promise<Identity>;
+/** Resolves the caller from what the request carries, with `backend` or the app's default. */
+export type Identify = (
+  backend: AuthBackend | undefined,
+  sources: { authorization: string | undefined; session: SessionHandle | undefined },
+) => Promise<Identity>;
 
 export interface KoaAppOptions {
   readonly logger: Logger;
@@ -23,7 +27,7 @@ export interface KoaAppOptions {
   /** Counts requests in flight, so shutdown can wait for them even when a client has gone. */
   readonly inFlight?: { count: number };
   /** The app's authentication (anonymous when absent). */
-  readonly identify?: () => Identify | undefined;
+  readonly identify?: Identify;
 }
 
 async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): Promise<unknown> {
@@ -44,9 +48,10 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   app.silent = true;
   const router = new Router();
   for (const route of options.routes) {
-    router.register(route.path, [route.method], async (ctx) => {
+    const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];
+    router.register(route.path, methods, async (ctx) => {
       const session = ctx.state.session as SessionHandle | undefined;
-      let identity: Promise<Identity> | undefined;
+      const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
       const req: HttpRequest = {
         method: ctx.method,
         path: ctx.path,
@@ -60,11 +65,14 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
         requestId: ctx.state.requestId as string,
         session,
         csrfToken: ctx.state.csrfToken as string | undefined,
-        identity: () => {
-          const identify = options.identify?.();
-          identity ??= identify
-            ? identify({ authorization: ctx.get('authorization') || undefined, session })
-            : Promise.resolve(ANONYMOUS);
+        identity: (backend?: AuthBackend) => {
+          let identity = identities.get(backend);
+          if (!identity) {
+            identity = options.identify
+              ? options.identify(backend, { authorization: ctx.get('authorization') || undefined, session })
+              : Promise.resolve(ANONYMOUS);
+            identities.set(backend, identity);
+          }
           return identity;
         },
       };

@@ -24,6 +24,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   throttled: 429,
   invalid_code: 400,
   overloaded: 503,
+  invalid_query: 400,
+  privileged_field: 400,
 };
 
 const TITLES: Readonly<Record<number, string>> = {

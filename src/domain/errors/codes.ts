@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'throttled',
   'invalid_code',
   'overloaded',
+  'invalid_query',
+  'privileged_field',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

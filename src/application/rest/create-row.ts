@@ -1,0 +1,21 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import type { HydrateIncludes, Presented } from './hydrate-includes.js';
+import { authorize, type RestResource } from './rest-resource.js';
+import { withCallerFields, writableFields } from './write-body.js';
+
+/** The Create action: the field policy on the way in and out; 201 with the stored row. */
+export class CreateRow {
+  constructor(
+    private readonly store: RecordStore,
+    private readonly hydrate: HydrateIncludes,
+  ) {}
+
+  async execute(resource: RestResource, identity: Identity, body: unknown): Promise<Presented> {
+    authorize(resource, identity, 'add');
+    const row = withCallerFields(resource, identity, writableFields(resource, body));
+    const stored = await this.store.insert(resource.model.table, row);
+    const [presented] = await this.hydrate.execute(resource, [stored], []);
+    return presented as Presented;
+  }
+}

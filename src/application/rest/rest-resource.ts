@@ -1,0 +1,55 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import type { ModelDef } from '../../domain/model/types.js';
+import type { Condition } from '../../domain/query/condition.js';
+import { fieldPolicy, type FieldPolicy } from '../../domain/rest/field-policy.js';
+import { ReadOnly } from '../../domain/rest/permission-classes.js';
+import type { CrudAction, PermissionAction, PermissionClass, ResourceConfig } from '../../domain/rest/resource-config.js';
+import { servedActions } from '../../domain/rest/view-scope.js';
+
+/** A served table with everything the use cases need, resolved once at boot. */
+export interface RestResource {
+  readonly model: ModelDef;
+  readonly config: ResourceConfig;
+  readonly policy: FieldPolicy;
+  readonly permission: PermissionClass;
+  readonly actions: ReadonlySet<CrudAction>;
+}
+
+/** Resolves a table's configuration (ReadOnly and every action by default). */
+export function restResource(model: ModelDef, config: ResourceConfig | undefined): RestResource {
+  const cfg = config ?? { table: model.table };
+  return {
+    model,
+    config: cfg,
+    policy: fieldPolicy(model, cfg),
+    permission: cfg.permission ?? ReadOnly,
+    actions: servedActions(cfg.views),
+  };
+}
+
+/** Applies the permission class: 401 for a missing identity, 403 for a refused one. */
+export function authorize(resource: RestResource, identity: Identity, action: PermissionAction): void {
+  const decision = resource.permission.decide(identity, action);
+  if (decision === 'unauthenticated') throw new DomainError('not_authenticated', 'authentication required');
+  if (decision === 'forbidden') throw new DomainError('forbidden', 'you may not do this');
+}
+
+/**
+ * The row filter of the caller (SPEC "Parent-scoped sub-resources" 6: combined with AND):
+ * `ownedBy(column)` (anonymous callers own nothing) and `scope(fn)`.
+ */
+export function scopeOf(resource: RestResource, identity: Identity): Condition | undefined {
+  const parts: Condition[] = [];
+  const owner = resource.config.ownedBy;
+  if (owner) parts.push(identity.isAuthenticated && identity.id !== null ? { column: owner, op: 'eq', value: identity.id } : { column: owner, op: 'in', value: [] });
+  const extra = resource.config.scope?.(identity);
+  if (extra) parts.push(extra);
+  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { all: parts };
+}
+
+/** ANDs conditions, dropping the undefined ones. */
+export function and(...conditions: (Condition | undefined)[]): Condition | undefined {
+  const parts = conditions.filter((c): c is Condition => c !== undefined);
+  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { all: parts };
+}

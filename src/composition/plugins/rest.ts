@@ -1,0 +1,138 @@
+import { ThrottleGate } from '../../application/auth/throttle-gate.js';
+import { CreateRow } from '../../application/rest/create-row.js';
+import { DeleteRow } from '../../application/rest/delete-row.js';
+import { HydrateIncludes } from '../../application/rest/hydrate-includes.js';
+import { ListRows } from '../../application/rest/list-rows.js';
+import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
+import { RetrieveRow } from '../../application/rest/retrieve-row.js';
+import { UpdateRow } from '../../application/rest/update-row.js';
+import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
+import { restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
+import { parseRate } from '../../domain/auth/throttle-rates.js';
+import { isExposed } from '../../domain/rest/exposure.js';
+import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
+import type { ResourceConfig } from '../../domain/rest/resource-config.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+
+export interface RestOptions {
+  /** Mount point (default `/api`; `''` mounts at the bare root, where the API root index is not served). */
+  readonly prefix?: string;
+}
+
+/**
+ * The REST layer (SPEC "REST layer"): JSON CRUD under `/api/<table>/` for every registered
+ * model that the exposure rules let through, with per-table configuration.
+ *
+ * @example
+ * app.use(rest()
+ *   .authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
+ *   .resource({ table: 'author', permission: AllowAny, hide: ['secret_note'] })
+ *   .exclude(['secret_config']));
+ */
+export class RestPlugin implements Plugin {
+  readonly name = 'rest';
+  private includeOnlyTables?: Set<string>;
+  private readonly exposed = new Set<string>();
+  private readonly excluded = new Set<string>();
+  private readonly configs = new Map<string, ResourceConfig>();
+  private backend: AuthBackend = noAuthentication();
+  private readonly prefix: string;
+
+  constructor(options: RestOptions = {}) {
+    const prefix = options.prefix ?? '/api';
+    this.prefix = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
+  }
+
+  /** Serves only these tables (SPEC rule 1). */
+  includeOnly(tables: readonly string[]): this {
+    this.includeOnlyTables = new Set([...(this.includeOnlyTables ?? []), ...tables]);
+    return this;
+  }
+  /** Adds tables to the block-list. */
+  exclude(tables: readonly string[]): this {
+    for (const t of tables) this.excluded.add(t);
+    return this;
+  }
+  /** Opts into default-blocked tables (still subject to exclude). */
+  expose(tables: readonly string[]): this {
+    for (const t of tables) this.exposed.add(t);
+    return this;
+  }
+  /** Registers one table's configuration (a later call for the same table replaces it). */
+  resource(config: ResourceConfig): this {
+    this.configs.set(config.table, config);
+    return this;
+  }
+  /** Equal to one `resource(...)` per item. */
+  resources(configs: Iterable<ResourceConfig>): this {
+    for (const c of configs) this.resource(c);
+    return this;
+  }
+  /** How the REST layer identifies callers (default NoAuthentication: everyone is anonymous). */
+  authenticate(backend: AuthBackend): this {
+    this.backend = backend;
+    return this;
+  }
+
+  install(ctx: PluginContext): void {
+    const exposure = { expose: this.exposed, exclude: this.excluded, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
+    for (const table of this.configs.keys()) {
+      if (!ctx.registry.has(table)) throw new Error(`rest: resource(${table}) names no registered model`);
+    }
+    const byTable = new Map<string, RestResource>(ctx.registry.all().map((m) => [m.table, restResource(m, this.configs.get(m.table))]));
+    // A table REST does not serve still has a policy for `?include` (its defaults, DESIGN §3).
+    const unserved = new Map(ctx.registry.all().map((m) => [m.table, restResource(m, undefined)]));
+    const served = ctx.registry.all().filter((m) => isExposed(m.table, exposure)).map((m) => byTable.get(m.table) as RestResource);
+    const servedTables = new Set(served.map((r) => r.model.table));
+    const resourceOf = (table: string): RestResource => (servedTables.has(table) ? byTable.get(table) : unserved.get(table)) as RestResource;
+    this.warnAboutAnonymousAccess(ctx, served);
+
+    const hydrate = new HydrateIncludes(ctx.store, ctx.registry, resourceOf);
+    const throttle = new ThrottleGate(ctx.throttleStore);
+    const rates = new Map(served.filter((r) => r.config.throttle).map((r) => [r.model.table, parseRate(r.config.throttle as string)]));
+    const routes = restRoutes({
+      prefix: this.prefix,
+      registry: ctx.registry,
+      resources: served,
+      resourceOf,
+      backend: this.backend,
+      list: new ListRows(ctx.store, hydrate),
+      retrieve: new RetrieveRow(ctx.store, hydrate),
+      create: new CreateRow(ctx.store, hydrate),
+      update: new UpdateRow(ctx.store, hydrate),
+      remove: new DeleteRow(ctx.store),
+      throttle: async (resource, identity, req) => {
+        const rate = rates.get(resource.model.table);
+        if (rate) await throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate);
+      },
+    });
+    for (const route of routes) ctx.route(route);
+    if (this.prefix !== '') this.mountApiRoot(ctx, served);
+  }
+
+  private mountApiRoot(ctx: PluginContext, served: readonly RestResource[]): void {
+    const resources = Object.fromEntries(
+      served.map((r) => [r.model.table, { path: `${this.prefix}/${r.model.table}/`, detail: `${this.prefix}/${r.model.table}/{id}` }]),
+    );
+    const handler = (req: { origin: string }) => ({
+      status: 200,
+      body: { resources, endpoints: ctx.endpoints().map((e) => ({ ...e, url: `${req.origin}${e.path}` })) },
+    });
+    ctx.route({ method: 'GET', path: `${this.prefix}/`, handler });
+    ctx.route({ method: 'GET', path: this.prefix, handler });
+  }
+
+  /** SPEC "Authentication" 8: boot warnings when tables are open to anonymous callers. */
+  private warnAboutAnonymousAccess(ctx: PluginContext, served: readonly RestResource[]): void {
+    if (this.backend.kind !== 'none') return;
+    for (const r of served) {
+      if (r.permission === AllowAny) ctx.logger.warn({ table: r.model.table }, 'rest: no authentication backend: anonymous callers can read and write this table (AllowAny)');
+      else if (r.permission === ReadOnly) ctx.logger.warn({ table: r.model.table }, 'rest: no authentication backend: anonymous callers can read this table (ReadOnly)');
+    }
+  }
+}
+
+/** Creates the REST plugin. */
+export function rest(options: RestOptions = {}): RestPlugin {
+  return new RestPlugin(options);
+}

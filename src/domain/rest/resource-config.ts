@@ -1,0 +1,52 @@
+import type { Identity } from '../auth/identity.js';
+import type { Condition } from '../query/condition.js';
+import type { Row, Value } from '../model/types.js';
+
+/** The built-in CRUD actions a resource may serve (SPEC "View scope"). */
+export type CrudAction = 'List' | 'Retrieve' | 'Create' | 'Update' | 'Delete';
+export const CRUD_ACTIONS: readonly CrudAction[] = ['List', 'Retrieve', 'Create', 'Update', 'Delete'];
+
+/** What a permission class is asked about: reads, or Add / Change / Delete (SPEC "Authentication" 6). */
+export type PermissionAction = 'read' | 'add' | 'change' | 'delete';
+
+/** A permission decision: allowed, or refused as unauthenticated (401) or forbidden (403). */
+export type PermissionDecision = 'allow' | 'unauthenticated' | 'forbidden';
+
+/** A permission class: decides per caller and action (DRF's has_permission). */
+export interface PermissionClass {
+  readonly name: string;
+  decide(identity: Identity, action: PermissionAction): PermissionDecision;
+}
+
+/** A row filter that depends on the caller (DRF's get_queryset), combined with AND. */
+export type ScopeFn = (identity: Identity) => Condition | undefined;
+
+/** Rewrites a column's value on the way out. */
+export type TransformFn = (value: Value, row: Row) => Value;
+/** Adds a read-only field computed from the row. */
+export type ComputedFn = (row: Row) => Value;
+
+/** Per-table REST configuration (SPEC "Exposure controls": `resource(cfg)`). */
+export interface ResourceConfig {
+  readonly table: string;
+  /** Who may call each action (default ReadOnly). */
+  readonly permission?: PermissionClass;
+  /** Columns stripped from responses and write bodies. */
+  readonly hide?: readonly string[];
+  /** Columns stripped from write bodies only. */
+  readonly noform?: readonly string[];
+  /** Columns never assigned from an untrusted body, besides those the model marks privileged. */
+  readonly privileged?: readonly string[];
+  /** The built-in actions served (default all five). */
+  readonly views?: readonly CrudAction[];
+  /** Rows visible only where the caller's `column` equals the caller's id. */
+  readonly ownedBy?: string;
+  /** Further row filter per caller. */
+  readonly scope?: ScopeFn;
+  readonly transform?: Readonly<Record<string, TransformFn>>;
+  readonly computed?: Readonly<Record<string, ComputedFn>>;
+  /** A throttle such as `'100/min'` per caller (by user id, else IP). */
+  readonly throttle?: string;
+  /** Columns set from the caller on create (for example `created_by_id`). */
+  readonly setOnCreate?: Readonly<Record<string, (identity: Identity) => Value>>;
+}
