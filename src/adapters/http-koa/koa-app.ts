@@ -59,7 +59,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
         query: ctx.query,
         headers: ctx.headers,
         body: await readBody(ctx, route.body, options.bodyLimit),
-        origin: ctx.origin,
+        origin: `${ctx.protocol}://${ctx.host}`,
         host: ctx.host,
         ip: ctx.ip,
         requestId: ctx.state.requestId as string,

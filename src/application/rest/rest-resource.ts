@@ -22,7 +22,7 @@ export function restResource(model: ModelDef, config: ResourceConfig | undefined
   return {
     model,
     config: cfg,
-    policy: fieldPolicy(model, cfg),
+    policy: fieldPolicy(model, config),
     permission: cfg.permission ?? ReadOnly,
     actions: servedActions(cfg.views),
   };
