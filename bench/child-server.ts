@@ -14,10 +14,13 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Runs `node <script> --port 0 --db <dbFile>` with LOG_LEVEL=warn and resolves once it listens. */
-export async function startChildServer(script: string, dbFile: string): Promise<ChildServer> {
+/**
+ * Runs `node <script> --port 0 --db <dbFile>` with LOG_LEVEL=warn (plus `env`) and resolves
+ * once it listens.
+ */
+export async function startChildServer(script: string, dbFile: string, env: Readonly<Record<string, string>> = {}): Promise<ChildServer> {
   const child = spawn(process.execPath, [script, '--port', '0', '--db', dbFile], {
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {

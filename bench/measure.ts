@@ -1,7 +1,8 @@
 /**
  * One autocannon measurement: a warm-up whose numbers are discarded (1 s), then the measured
  * load (5 s), with 10 connections. BENCH_WARMUP_SECONDS and BENCH_DURATION_SECONDS override
- * the two durations. Throws when any request failed (connection error, timeout, non-2xx).
+ * the two durations. Requests may be POSTs with a body. Throws when any request failed
+ * (connection error, timeout, non-2xx).
  */
 import autocannon from 'autocannon';
 
@@ -26,8 +27,24 @@ export interface Measurement {
   readonly timeouts: number;
 }
 
-async function fire(url: string, duration: number): Promise<autocannon.Result> {
-  return autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1, timeout: 10 });
+/** What each request of a measurement sends (GET with no body when omitted). */
+export interface RequestShape {
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+async function fire(url: string, duration: number, request: RequestShape): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    pipelining: 1,
+    timeout: 10,
+    method: request.method ?? 'GET',
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    ...(request.headers ? { headers: { ...request.headers } } : {}),
+  });
 }
 
 function assertClean(label: string, result: autocannon.Result): void {
@@ -38,10 +55,10 @@ function assertClean(label: string, result: autocannon.Result): void {
   }
 }
 
-/** Warms `url` up, then measures it. */
-export async function measure(label: string, url: string): Promise<Measurement> {
-  assertClean(`${label} (warm-up)`, await fire(url, WARMUP_SECONDS));
-  const result = await fire(url, DURATION_SECONDS);
+/** Warms `url` up, then measures it, every request sent as `request` describes. */
+export async function measure(label: string, url: string, request: RequestShape = {}): Promise<Measurement> {
+  assertClean(`${label} (warm-up)`, await fire(url, WARMUP_SECONDS, request));
+  const result = await fire(url, DURATION_SECONDS, request);
   assertClean(label, result);
   return {
     // Total over the elapsed time: autocannon's per-second average ignores the partial last second.

@@ -1,6 +1,9 @@
 /**
  * Bench child process, Portico side: serves the reference app (migrated and seeded at start,
- * with the health plugin's `/ready`) plus a tiny plugin mounting `GET /bench/author/:id`.
+ * with the health plugin's `/ready` and the REST layer under `/api`) plus a tiny plugin
+ * mounting `GET /bench/author/:id`. With `BENCH_SEED=1` (the runner's setup run only) it also
+ * inserts BENCH_COMMENTS comment rows for post 1 through the record store before listening,
+ * so the list scenario has full pages to read.
  *
  * Usage: `node dist/bench/portico-server.js --port 0 --db bench/.tmp/bench.db`; prints
  * `READY <port>` on stdout once listening on 127.0.0.1, and closes gracefully on SIGTERM.
@@ -27,6 +30,15 @@ const authorById: Plugin = {
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, db: { type: 'string' } } });
 if (!values.db) throw new Error('--db <sqlite file> is required');
 
+/** How many extra comment rows the setup run inserts (the reference seed has 2). */
+export const BENCH_COMMENTS = 200;
+
 const app = buildReferenceApp({ database: `sqlite:${values.db}`, logRequests: false }).use(authorById);
 const { port } = await app.listen(Number(values.port), '127.0.0.1');
+if (process.env.BENCH_SEED === '1') {
+  await app.store.insertMany(
+    'comment',
+    Array.from({ length: BENCH_COMMENTS }, (_, i) => ({ post_id: 1, body: `Bench comment ${i + 1}`, votes: i % 7, moderation_note: `note ${i + 1}` })),
+  );
+}
 serveUntilSignal(port, () => app.close());

@@ -37,7 +37,9 @@ export function normalizeValue(col: ColumnDef, v: unknown): Normalized {
   if (v === null) return ok(null);
   switch (col.type) {
     case 'int':
-      return typeof v === 'number' && Number.isSafeInteger(v) ? ok(v) : bad('must be an integer');
+      // A 32-bit integer on every backend (PostgreSQL `integer`); use bigint for more.
+      if (typeof v !== 'number' || !Number.isInteger(v)) return bad('must be an integer');
+      return v >= -2147483648 && v <= 2147483647 ? ok(v) : bad('is out of range for a 32-bit integer');
     case 'float':
       return typeof v === 'number' && Number.isFinite(v) ? ok(v) : bad('must be a number');
     case 'bigint':

@@ -70,8 +70,7 @@ const INT64_MAX = 2n ** 63n - 1n;
  * so nothing hidden can be probed (DESIGN §3 "filtering").
  */
 function invalid(param: string): DomainError {
-  // TODO(codes): drop the cast once 'invalid_query' is in ERROR_CODES.
-  return new DomainError('invalid_query' as never, `invalid query parameter "${param}"`);
+  return new DomainError('invalid_query', `invalid query parameter "${param}"`);
 }
 
 function canSee(ctx: ListQueryContext, table: string, col: ColumnDef): boolean {

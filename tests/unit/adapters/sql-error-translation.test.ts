@@ -35,6 +35,10 @@ describe('translateSqlError', () => {
     }
   });
 
+  it('turns out-of-range and malformed values into invalid_input', () => {
+    expect(translateSqlError({ code: '22003', message: 'integer out of range' }, 'postgresql', 'post', 'insert')?.code).toBe('invalid_input');
+  });
+
   it('leaves anything else untranslated (a bug, answered as a generic 500)', () => {
     expect(translateSqlError({ code: '42P01', message: 'relation "x" does not exist' }, 'postgresql', 'x', 'read')).toBeUndefined();
     expect(translateSqlError(new Error('boom'), 'sqlite', 'x', 'read')).toBeUndefined();

@@ -45,6 +45,7 @@ describe('normalizeValue', () => {
     ['i', 1.5],
     ['i', '5'],
     ['i', 2 ** 60],
+    ['i', 2 ** 31],
     ['b', 'x1'],
     ['f', Number.NaN],
     ['d', '1e5'],

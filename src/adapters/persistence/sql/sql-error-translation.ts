@@ -1,4 +1,4 @@
-import { ConstraintViolation, DatabaseUnavailable, type DomainError } from '../../../domain/errors/domain-error.js';
+import { ConstraintViolation, DatabaseUnavailable, DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 
 /** Which write raised the error: a failed foreign key on delete means "still referenced". */
@@ -58,6 +58,13 @@ export function translateSqlError(error: unknown, dialect: Dialect, table: strin
         return new ConstraintViolation('not_null', table, e.column);
       case '23514':
         return new ConstraintViolation('check', table);
+      case '22003':
+      case '22P02':
+      case '22007':
+      case '22008':
+      case '22001':
+        // Out of range, malformed or too long for the column type: the caller's value, not a bug.
+        return new DomainError('invalid_input', `${table}: a value is out of range or malformed for its column`);
       default:
         return undefined;
     }
