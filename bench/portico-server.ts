@@ -31,7 +31,7 @@ const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }
 if (!values.db) throw new Error('--db <sqlite file> is required');
 
 /** How many extra comment rows the setup run inserts (the reference seed has 2). */
-export const BENCH_COMMENTS = 200;
+const BENCH_COMMENTS = 200;
 
 const app = buildReferenceApp({ database: `sqlite:${values.db}`, logRequests: false }).use(authorById);
 const { port } = await app.listen(Number(values.port), '127.0.0.1');
