@@ -108,6 +108,7 @@ export class RestPlugin implements Plugin {
     });
     for (const route of routes) ctx.route(route);
     if (this.prefix !== '') this.mountApiRoot(ctx, served);
+    ctx.provide('rest.served', { prefix: this.prefix, resources: served, resourceOf });
   }
 
   private mountApiRoot(ctx: PluginContext, served: readonly RestResource[]): void {
