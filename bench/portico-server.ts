@@ -13,7 +13,10 @@ import type { Plugin } from '../src/composition/plugin.js';
 import { buildReferenceApp } from '../examples/reference/app.js';
 import { serveUntilSignal } from './server-lifecycle.js';
 
-/** `GET /bench/author/:id`: one record-store read by primary key. */
+/**
+ * `GET /bench/author/:id`: one record-store read by primary key, without `secret_note` (as the
+ * REST detail and the baseline answer it), and none of the REST layer's work.
+ */
 const authorById: Plugin = {
   name: 'bench-author-by-id',
   install: (ctx) =>
@@ -22,7 +25,9 @@ const authorById: Plugin = {
       path: '/bench/author/:id',
       handler: async (req) => {
         const row = await ctx.store.getById('author', Number(req.params.id));
-        return row === null ? { status: 404, body: { error: 'not found' } } : { status: 200, body: row };
+        if (row === null) return { status: 404, body: { error: 'not found' } };
+        const { secret_note: _hidden, ...visible } = row;
+        return { status: 200, body: visible };
       },
     }),
 };

@@ -28,6 +28,7 @@ describe('redirect guard', () => {
         const to = failureTarget(referer ?? undefined, 'app.test', redirect ?? undefined);
         expect(to.startsWith('/')).toBe(true);
         expect(to.startsWith('//')).toBe(false);
+        // eslint-disable-next-line no-control-regex
         expect(to).not.toMatch(/[\\\u0000-\u001f]/);
       }),
     );
