@@ -84,7 +84,7 @@ function count(value: string | string[] | undefined, fallback: number): number {
 
 /** The same list URL with another page. */
 function pageUrl(ctx: Koa.Context, limit: number, offset: number): string {
-  const url = new URL(`${ctx.origin}${ctx.path}`);
+  const url = new URL(`${ctx.protocol}://${ctx.host}${ctx.path}`);
   for (const [k, v] of Object.entries(ctx.query)) {
     if (k === 'limit' || k === 'offset' || v === undefined) continue;
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, item);

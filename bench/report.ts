@@ -7,6 +7,7 @@ import type { Measurement } from './measure.js';
 /** One scenario measured on both sides. */
 export interface ScenarioResult {
   readonly name: string;
+  readonly method: string;
   readonly porticoPath: string;
   readonly baselinePath: string;
   readonly baseline: Measurement;

@@ -46,3 +46,6 @@ export { rest, RestPlugin, type RestOptions } from './composition/plugins/rest.j
 export { ReadOnly, AllowAny, IsAuthenticated, IsStaff, IsAuthenticatedOrReadOnly, allOf, anyOf, not } from './domain/rest/permission-classes.js';
 export type { ResourceConfig, CrudAction, PermissionClass, PermissionAction, PermissionDecision } from './domain/rest/resource-config.js';
 export { isExposed, DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';
+export { openapi, OpenApiPlugin, type OpenApiOptions } from './composition/plugins/openapi.js';
+export { buildOpenApiDocument, typeNameOf, type OpenApiDocument, type OpenApiInfo } from './application/openapi/build-openapi-document.js';
+export type { RestServed } from './application/rest/rest-served.js';

@@ -1,4 +1,4 @@
-import { auth, createApp, health, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, openapi, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referencePages } from './pages.js';
 import { referenceRest } from './rest-config.js';
@@ -46,6 +46,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(auth({ requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1', throttle: env.THROTTLE !== 'off' }))
     .use(health())
     .use(referenceRest(env.PROFILE))
+    .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referencePages());
 }
 
