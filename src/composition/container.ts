@@ -51,8 +51,12 @@ export interface Overrides {
   readonly mailer?: Mailer;
   /** Where the host app overrides mail templates (`<dir>/auth/email/verify_code.txt`, `.html`). */
   readonly templatesDir?: string;
-  /** Throttle counts (default: in memory; use the database or Redis stores for several processes). */
-  readonly throttleStore?: ThrottleStore;
+  /**
+   * Throttle counts: in memory (default, one process), `'database'` (the app's own database, table
+   * `auth_throttle`), `{ redis: 'redis://host:6379' }`, or any ThrottleStore. Several processes
+   * share one budget with the database or Redis stores.
+   */
+  readonly throttleStore?: ThrottleStore | 'memory' | 'database' | { readonly redis: string };
 }
 
 /** SMTP when SMTP_URL is set (REFERENCE-APP.md), else the console mailer for development. */
@@ -84,7 +88,10 @@ export function buildContainer(url: string, registry: ModelRegistry, migrations:
   }));
   container
     .bind<ThrottleStore>(TOKENS.Throttle)
-    .toResolvedValue((clock: Clock) => overrides.throttleStore ?? new MemoryThrottleStore(clock), [TOKENS.Clock]);
+    .toResolvedValue(
+      (clock: Clock) => (typeof overrides.throttleStore === 'object' && 'hit' in overrides.throttleStore ? overrides.throttleStore : new MemoryThrottleStore(clock)),
+      [TOKENS.Clock],
+    );
   container.bind<DatabaseConfig>(TOKENS.DatabaseConfig).toResolvedValue((text: string) => parseDatabaseUrl(text), [TOKENS.DatabaseUrl]);
   // Opening a database is asynchronous: resolved once with getAsync by the app.
   container.bind<Database>(TOKENS.Database).toDynamicValue(async (ctx) =>

@@ -9,6 +9,9 @@ import type { TokenManager } from '../application/auth/token-manager.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
 import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
+import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
+import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
+import { Redis } from 'ioredis';
 import type { Database } from '../adapters/persistence/open-database.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
@@ -75,6 +78,7 @@ export class PorticoApp {
   private readonly checks: NamedCheck[] = [];
   private readonly advertised: EndpointEntry[] = [];
   private readonly services = new Map<string, unknown>();
+  private readonly onClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
 
   constructor(private readonly options: AppOptions) {}
@@ -161,7 +165,7 @@ export class PorticoApp {
       migrations: this.db,
       mailer: this.service<Mailer>(TOKENS.Mailer),
       templates: this.service<MailTemplates>(TOKENS.MailTemplates),
-      throttleStore: this.service<ThrottleStore>(TOKENS.Throttle),
+      throttleStore: this.throttleStore(),
       secret,
       production,
       bodyLimit,
@@ -229,7 +233,21 @@ export class PorticoApp {
     }
     const deadline = Date.now() + graceMs;
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const fn of this.onClose.splice(0)) await fn();
     await this.database?.close();
+  }
+
+  /** The configured throttle store; the database and Redis stores share budgets across processes. */
+  private throttleStore(): ThrottleStore {
+    const choice = this.options.throttleStore;
+    const sql = this.db.sql;
+    if (choice === 'database' && sql) return new SqlThrottleStore(sql.knex, sql.dialect, this.service<Clock>(TOKENS.Clock));
+    if (typeof choice === 'object' && 'redis' in choice) {
+      const redis = new Redis(choice.redis, { lazyConnect: false, maxRetriesPerRequest: 2 });
+      this.onClose.push(async () => void (await redis.quit()));
+      return new RedisThrottleStore(redis);
+    }
+    return this.service<ThrottleStore>(TOKENS.Throttle);
   }
 
   private service<T>(token: symbol): T {

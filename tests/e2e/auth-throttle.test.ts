@@ -34,3 +34,30 @@ describe('auth throttles (DESIGN §3: 5 login attempts per 5 minutes per IP + us
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
   });
 });
+
+describe('client IP behind proxies (DESIGN §3: X-Forwarded-For only with trustedProxyHops > 0)', () => {
+  it('ignores X-Forwarded-For without trusted proxies: one budget for the connection', async () => {
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await c().json('/api/auth/login', 'POST', { username: 'nobody-xff', password: 'x' }, { 'x-forwarded-for': `198.51.100.${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('uses X-Forwarded-For and X-Forwarded-Host/Proto with TRUSTED_PROXY_HOPS=1', async () => {
+    const proxied = await startReference('sqlite', { env: { TRUSTED_PROXY_HOPS: '1' } });
+    try {
+      const client = new HttpClient(proxied.url);
+      for (let i = 0; i < 6; i++) {
+        const res = await client.json('/api/auth/login', 'POST', { username: 'nobody-xff', password: 'x' }, { 'x-forwarded-for': `198.51.100.${i}` });
+        expect(res.status).toBe(401);
+      }
+      const root = await client.request('/api/', { headers: { 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' } });
+      const body = (await root.json()) as { endpoints: { url: string }[] };
+      expect(body.endpoints[0]?.url.startsWith('https://api.example.com/')).toBe(true);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, defineModel, c, openapi, rest, AllowAny } from '../../src/index.js';
 import { browserAvailable, launchChromium } from '../support/browser.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
@@ -102,6 +103,37 @@ describe('OpenAPI in production (off unless enabled)', () => {
   it('is not advertised in the API root', async () => {
     const root = (await (await ref.get('/api/')).json()) as { endpoints: { group: string }[] };
     expect(root.endpoints.some((e) => e.group === 'openapi')).toBe(false);
+  });
+});
+
+describe('openapi() mounting', () => {
+  it('refuses to start when mounted before rest()', async () => {
+    const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(openapi()).use(rest());
+    try {
+      await expect(app.start()).rejects.toThrow('openapi() must be mounted after rest()');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('follows the REST prefix and serves in production when enabled: true', async () => {
+    const app = createApp({ database: 'sqlite::memory:', logRequests: false, production: true, autoMigrate: true, models: [defineModel('note', { id: c.id(), body: c.text() })] })
+      .use(rest({ prefix: '/v1' }).resource({ table: 'note', permission: AllowAny, views: ['List'] }))
+      .use(openapi({ enabled: true, title: 'Notes', version: '2.0.0' }));
+    const { url } = await app.listen(0);
+    try {
+      const res = await fetch(`${url}/v1/openapi.json`);
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as Doc & { info: unknown };
+      expect(doc.info).toEqual({ title: 'Notes', version: '2.0.0' });
+      expect(Object.keys(doc.paths)).toEqual(['/v1/note/']);
+      expect((await new Validator().validate(doc)).valid).toBe(true);
+      expect((await fetch(`${url}/v1/docs`)).status).toBe(200);
+      expect((await fetch(`${url}/v1/docs/swagger-ui.css`)).status).toBe(200);
+      expect((await fetch(`${url}/api/openapi.json`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });
 
