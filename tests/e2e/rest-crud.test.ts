@@ -64,26 +64,27 @@ function restSuite(backend: 'sqlite' | 'postgresql') {
     });
 
     it('pages with limit and offset and links next/previous absolutely', async () => {
-      const first = await get('/api/milestone/?limit=3');
-      expect(first.body.count).toBe(4);
-      expect(first.body.results).toHaveLength(3);
-      expect(first.body.next).toBe(`${ref.url}/api/milestone/?limit=3&offset=3`);
-      const second = await get('/api/milestone/?limit=3&offset=3');
-      expect(second.body.results.map((m) => m.id)).toEqual([4]);
-      expect(second.body.previous).toBe(`${ref.url}/api/milestone/?limit=3&offset=0`);
+      const first = await get('/api/comment/?limit=1');
+      expect(first.body.count).toBe(2);
+      expect(first.body.results).toHaveLength(1);
+      expect(first.body.next).toBe(`${ref.url}/api/comment/?limit=1&offset=1`);
+      const second = await get('/api/comment/?limit=1&offset=1');
+      expect(second.body.results.map((m) => m.id)).toEqual([2]);
+      expect(second.body.previous).toBe(`${ref.url}/api/comment/?limit=1&offset=0`);
       expect(second.body.next).toBeNull();
-      expect((await get('/api/milestone/?limit=5000')).status).toBe(200);
+      expect((await get('/api/comment/?limit=5000')).status).toBe(200);
     });
 
     it('filters with lookups, searches and orders', async () => {
-      expect((await get('/api/milestone/?project_id=2')).body.results.map((m) => m.id)).toEqual([3, 4]);
-      expect((await get('/api/milestone/?due__isnull=true')).body.results.map((m) => m.id)).toEqual([3]);
-      expect((await get('/api/milestone/?id__in=1,4')).body.results.map((m) => m.id)).toEqual([1, 4]);
-      expect((await get('/api/milestone/?id__gte=3')).body.results.map((m) => m.id)).toEqual([3, 4]);
-      expect((await get('/api/milestone/?title__icontains=LAUNCH')).body.results.map((m) => m.id)).toEqual([4]);
+      expect((await get('/api/project/2/milestone/')).body.results.map((m) => m.id)).toEqual([3, 4]);
+      expect((await get('/api/project/2/milestone/?due__isnull=true')).body.results.map((m) => m.id)).toEqual([3]);
+      expect((await get('/api/project/1/milestone/?id__in=1,4')).body.results.map((m) => m.id)).toEqual([1]);
+      expect((await get('/api/project/2/milestone/?id__gte=4')).body.results.map((m) => m.id)).toEqual([4]);
+      expect((await get('/api/project/2/milestone/?title__icontains=LAUNCH')).body.results.map((m) => m.id)).toEqual([4]);
       expect((await get('/api/author/?search=turing')).body.results.map((a) => a.id)).toEqual([2]);
-      expect((await get('/api/milestone/?ordering=-due')).body.results.map((m) => m.id)).toEqual([3, 4, 2, 1]);
-      expect((await get('/api/milestone/?ordering=title&project_id=1')).body.results.map((m) => m.title)).toEqual(['Foundation', 'REST layer']);
+      expect((await get('/api/project/2/milestone/?ordering=-due')).body.results.map((m) => m.id)).toEqual([3, 4]);
+      expect((await get('/api/project/1/milestone/?ordering=-title')).body.results.map((m) => m.title)).toEqual(['REST layer', 'Foundation']);
+      expect((await get('/api/comment/?votes__gt=1&ordering=-votes')).body.results.map((m) => m.id)).toEqual([1]);
     });
 
     it('answers the same 400 for an unknown, a hidden or an uncoercible filter', async () => {
@@ -160,21 +161,23 @@ function restSuite(backend: 'sqlite' | 'postgresql') {
       expect((await send('POST', '/api/author/', { bio: 'no name' })).body).toMatchObject({ code: 'not_null_violation', errors: [{ field: 'name' }] });
       expect((await send('POST', '/api/author/', { name: 'x', nope: 1 })).body).toMatchObject({ code: 'invalid_input', errors: [{ field: 'nope' }] });
       expect((await send('POST', '/api/author/', ['x'])).status).toBe(400);
-      expect((await send('POST', '/api/milestone/', { title: 'x', project_id: 999 })).body).toMatchObject({ code: 'foreign_key_violation' });
+      expect((await send('POST', '/api/comment/', { body: 'x', post_id: 999 })).body).toMatchObject({ code: 'foreign_key_violation' });
       expect((await c().request('/api/author/', { method: 'POST', body: 'name=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
       expect((await c().request('/api/author/', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     });
 
     it('PUT needs every required field (400 naming them); PATCH changes what it names', async () => {
-      const put = await send('PUT', '/api/milestone/1', { due: null });
+      const put = await send('PUT', '/api/link/1', { label: 'x' });
       expect(put.status).toBe(400);
-      expect(put.body.errors).toEqual(expect.arrayContaining([{ field: 'title', message: 'required' }, { field: 'project_id', message: 'required' }]));
-      const full = await send('PUT', '/api/milestone/1', { title: 'Foundations', project_id: 1, due: null });
+      expect(put.body.errors).toEqual(expect.arrayContaining([{ field: 'from_author_id', message: 'required' }, { field: 'to_author_id', message: 'required' }]));
+      const link = await send('POST', '/api/link/', { from_author_id: 1, to_author_id: 2 });
+      const id = link.body.id as number;
+      const full = await send('PUT', `/api/link/${id}`, { from_author_id: 2, to_author_id: 1, label: null });
       expect(full.status).toBe(200);
-      expect(full.body).toEqual({ id: 1, project_id: 1, title: 'Foundations', due: null });
-      const patch = await send('PATCH', '/api/milestone/1', { due: '2027-01-01' });
-      expect(patch.body).toEqual({ id: 1, project_id: 1, title: 'Foundations', due: '2027-01-01' });
-      expect((await send('PATCH', '/api/milestone/999', { due: null })).status).toBe(404);
+      expect(full.body).toEqual({ id, from_author_id: 2, to_author_id: 1, label: null });
+      const patch = await send('PATCH', `/api/link/${id}`, { label: 'cites' });
+      expect(patch.body).toEqual({ id, from_author_id: 2, to_author_id: 1, label: 'cites' });
+      expect((await send('PATCH', '/api/link/99999', { label: null })).status).toBe(404);
     });
 
     it('DELETE answers 204; a soft-delete model keeps the row with deleted_at stamped', async () => {

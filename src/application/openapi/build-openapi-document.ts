@@ -294,7 +294,34 @@ function resourcePaths(resource: RestResource, names: Names, served: RestServed)
   if (collection.includes('POST')) {
     coll.post = operation(resource, { id: `create${names.base}`, summary: `Create one ${table} row`, action: 'add', body: names.input, success: ['201', row('The created row')], errors: ['400', '413', '415'] });
   }
-  if (Object.keys(coll).length > 0) paths[`${served.prefix}/${table}/`] = coll;
+  if (resource.config.bulk && resource.actions.has('Update')) {
+    coll.patch = operation(resource, {
+      id: `bulkUpdate${names.base}`,
+      summary: `Change several ${table} rows (each item carries its key); all or nothing`,
+      action: 'change',
+      body: names.patch,
+      success: ['200', { description: 'The updated rows', content: json({ type: 'array', items: ref('schemas', names.read) }) }],
+      errors: ['400', '404', '413', '415'],
+    });
+    (coll.patch as Record<string, Json>).requestBody = { required: true, content: json({ type: 'array', maxItems: 1000, items: ref('schemas', names.patch) }) };
+  }
+  if (resource.config.bulk && resource.actions.has('Delete')) {
+    coll.delete = operation(resource, { id: `bulkDelete${names.base}`, summary: `Delete several ${table} rows; all or nothing`, action: 'delete', success: ['204', { description: 'Deleted' }], errors: ['400', '404', '413', '415'] });
+    (coll.delete as Record<string, Json>).requestBody = {
+      required: true,
+      content: json({ type: 'object', required: ['ids'], properties: { ids: { type: 'array', maxItems: 1000, items: {} } } }),
+    };
+  }
+  if (resource.config.bulk && coll.post) {
+    (coll.post as Record<string, Json>).requestBody = {
+      required: true,
+      content: json({ oneOf: [ref('schemas', names.input), { type: 'array', maxItems: 1000, items: ref('schemas', names.input) }] }),
+    };
+  }
+  const under = resource.config.under;
+  const base = under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`;
+  const parentParam = under ? [{ name: 'parent_id', in: 'path', required: true, description: `The ${under.parent} key`, schema: { type: 'string' } }] : [];
+  if (Object.keys(coll).length > 0) paths[`${base}/`] = parentParam.length > 0 ? { parameters: parentParam, ...coll } : coll;
 
   const pk = resource.model.columns.find((c) => c.name === resource.model.primaryKey);
   const det: Json = {};
@@ -312,7 +339,7 @@ function resourcePaths(resource: RestResource, names: Names, served: RestServed)
   }
   if (Object.keys(det).length > 0) {
     const id = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: pk ? scalarSchema(pk.type) : { type: 'string' } };
-    paths[`${served.prefix}/${table}/{id}`] = { parameters: [id], ...det };
+    paths[`${base}/{id}`] = { parameters: [...parentParam, id], ...det };
   }
   return paths;
 }

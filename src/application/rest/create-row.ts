@@ -1,4 +1,5 @@
 import type { Identity } from '../../domain/auth/identity.js';
+import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { authorize, type RestResource } from './rest-resource.js';
@@ -11,9 +12,9 @@ export class CreateRow {
     private readonly hydrate: HydrateIncludes,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, body: unknown): Promise<Presented> {
+  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<Presented> {
     authorize(resource, identity, 'add');
-    const row = withCallerFields(resource, identity, writableFields(resource, body));
+    const row = withCallerFields(resource, identity, writableFields(resource, body, undefined, parent), parent);
     const stored = await this.store.insert(resource.model.table, row);
     const [presented] = await this.hydrate.execute(resource, [stored], []);
     return presented as Presented;

@@ -1,5 +1,6 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ListQuery } from '../../domain/rest/list-query.js';
+import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { and, authorize, scopeOf, type RestResource } from './rest-resource.js';
@@ -19,9 +20,9 @@ export class ListRows {
     private readonly hydrate: HydrateIncludes,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, query: ListQuery): Promise<ListPage> {
+  async execute(resource: RestResource, identity: Identity, query: ListQuery, parent?: ParentScope): Promise<ListPage> {
     authorize(resource, identity, 'read');
-    const where = and(scopeOf(resource, identity), query.where);
+    const where = and(scopeOf(resource, identity, parent), query.where);
     const table = resource.model.table;
     const [count, rows] = await Promise.all([
       this.store.count(table, where),

@@ -4,7 +4,7 @@ import type { ModelDef } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { fieldPolicy, type FieldPolicy } from '../../domain/rest/field-policy.js';
 import { ReadOnly } from '../../domain/rest/permission-classes.js';
-import type { CrudAction, PermissionAction, PermissionClass, ResourceConfig } from '../../domain/rest/resource-config.js';
+import type { CrudAction, ParentScope, PermissionAction, PermissionClass, ResourceConfig } from '../../domain/rest/resource-config.js';
 import { servedActions } from '../../domain/rest/view-scope.js';
 
 /** A served table with everything the use cases need, resolved once at boot. */
@@ -39,8 +39,9 @@ export function authorize(resource: RestResource, identity: Identity, action: Pe
  * The row filter of the caller (SPEC "Parent-scoped sub-resources" 6: combined with AND):
  * `ownedBy(column)` (anonymous callers own nothing) and `scope(fn)`.
  */
-export function scopeOf(resource: RestResource, identity: Identity): Condition | undefined {
+export function scopeOf(resource: RestResource, identity: Identity, parent?: ParentScope): Condition | undefined {
   const parts: Condition[] = [];
+  if (parent) parts.push({ column: parent.column, op: 'eq', value: parent.value });
   const owner = resource.config.ownedBy;
   if (owner) parts.push(identity.isAuthenticated && identity.id !== null ? { column: owner, op: 'eq', value: identity.id } : { column: owner, op: 'in', value: [] });
   const extra = resource.config.scope?.(identity);

@@ -1,6 +1,7 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Value } from '../../domain/model/types.js';
+import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { authorize, type RestResource } from './rest-resource.js';
@@ -22,19 +23,19 @@ export class UpdateRow {
     private readonly hydrate: HydrateIncludes,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean): Promise<Presented> {
+  async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope): Promise<Presented> {
     authorize(resource, identity, 'change');
-    const changes = writableFields(resource, body);
+    const changes = writableFields(resource, body, undefined, parent);
     delete changes[resource.model.primaryKey];
     if (!partial) {
-      const missing = requiredForPut(resource).filter((name) => changes[name] === undefined);
+      const missing = requiredForPut(resource).filter((name) => changes[name] === undefined && name !== parent?.column);
       if (missing.length > 0) {
         throw new DomainError('invalid_input', `missing required fields: ${missing.join(', ')}`, missing.map((field) => ({ field, message: 'required' })));
       }
     }
     const table = resource.model.table;
     const updated = await this.store.transaction(async (tx) => {
-      await findScoped(tx, resource, identity, id);
+      await findScoped(tx, resource, identity, id, parent);
       return tx.update(table, id, changes);
     });
     if (!updated) throw new DomainError('not_found', `${table} ${String(id)} not found`);

@@ -1,4 +1,7 @@
 import { ThrottleGate } from '../../application/auth/throttle-gate.js';
+import { BulkCreate } from '../../application/rest/bulk-create.js';
+import { BulkDelete } from '../../application/rest/bulk-delete.js';
+import { BulkUpdate } from '../../application/rest/bulk-update.js';
 import { CreateRow } from '../../application/rest/create-row.js';
 import { DeleteRow } from '../../application/rest/delete-row.js';
 import { HydrateIncludes } from '../../application/rest/hydrate-includes.js';
@@ -7,7 +10,7 @@ import { restResource, type RestResource } from '../../application/rest/rest-res
 import { RetrieveRow } from '../../application/rest/retrieve-row.js';
 import { UpdateRow } from '../../application/rest/update-row.js';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import { restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
+import { collectionPath, restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
 import { parseRate } from '../../domain/auth/throttle-rates.js';
 import { isExposed } from '../../domain/rest/exposure.js';
 import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
@@ -76,8 +79,15 @@ export class RestPlugin implements Plugin {
 
   install(ctx: PluginContext): void {
     const exposure = { expose: this.exposed, exclude: this.excluded, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
-    for (const table of this.configs.keys()) {
+    for (const [table, config] of this.configs) {
       if (!ctx.registry.has(table)) throw new Error(`rest: resource(${table}) names no registered model`);
+      const under = config.under;
+      if (under) {
+        const fk = ctx.registry.require(table).columns.find((col) => col.name === under.fk);
+        if (!fk?.references || fk.references.table !== under.parent) {
+          throw new Error(`rest: under('${under.parent}', '${under.fk}') on ${table}: ${under.fk} is not a foreign key to ${under.parent}`);
+        }
+      }
     }
     const byTable = new Map<string, RestResource>(ctx.registry.all().map((m) => [m.table, restResource(m, this.configs.get(m.table))]));
     // A table REST does not serve still has a policy for `?include` (its defaults, DESIGN §3).
@@ -101,6 +111,10 @@ export class RestPlugin implements Plugin {
       create: new CreateRow(ctx.store, hydrate),
       update: new UpdateRow(ctx.store, hydrate),
       remove: new DeleteRow(ctx.store),
+      bulkCreate: new BulkCreate(ctx.store, hydrate),
+      bulkUpdate: new BulkUpdate(ctx.store, hydrate),
+      bulkDelete: new BulkDelete(ctx.store),
+      store: ctx.store,
       throttle: async (resource, identity, req) => {
         const rate = rates.get(resource.model.table);
         if (rate) await throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate);
@@ -113,7 +127,10 @@ export class RestPlugin implements Plugin {
 
   private mountApiRoot(ctx: PluginContext, served: readonly RestResource[]): void {
     const resources = Object.fromEntries(
-      served.map((r) => [r.model.table, { path: `${this.prefix}/${r.model.table}/`, detail: `${this.prefix}/${r.model.table}/{id}` }]),
+      served.map((r) => {
+        const base = collectionPath(this.prefix, r, '{parent_id}');
+        return [r.model.table, { path: `${base}/`, detail: `${base}/{id}` }];
+      }),
     );
     const handler = (req: { origin: string }) => ({
       status: 200,

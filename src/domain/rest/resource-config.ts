@@ -49,4 +49,14 @@ export interface ResourceConfig {
   readonly throttle?: string;
   /** Columns set from the caller on create (for example `created_by_id`). */
   readonly setOnCreate?: Readonly<Record<string, (identity: Identity) => Value>>;
+  /** Collection-level bulk create, update and delete (SPEC "Bulk endpoints"; off by default). */
+  readonly bulk?: boolean;
+  /** Serve only under a parent: `/<prefix>/<parent>/{parent_id}/<table>` (SPEC "Parent-scoped sub-resources"). */
+  readonly under?: { readonly parent: string; readonly fk: string };
+}
+
+/** The parent of a parent-scoped request: rows must have `column = value`. */
+export interface ParentScope {
+  readonly column: string;
+  readonly value: Value;
 }

@@ -1,5 +1,9 @@
+import type { BulkCreate } from '../../../application/rest/bulk-create.js';
+import type { BulkDelete } from '../../../application/rest/bulk-delete.js';
+import type { BulkUpdate } from '../../../application/rest/bulk-update.js';
 import type { CreateRow } from '../../../application/rest/create-row.js';
 import type { DeleteRow } from '../../../application/rest/delete-row.js';
+import { existsOr404 } from '../../../application/rest/exists-or-404.js';
 import type { ListRows } from '../../../application/rest/list-rows.js';
 import type { RestResource } from '../../../application/rest/rest-resource.js';
 import type { RetrieveRow } from '../../../application/rest/retrieve-row.js';
@@ -8,7 +12,9 @@ import type { Identity } from '../../../domain/auth/identity.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { columnOf, type ModelRegistry } from '../../../domain/model/model-registry.js';
 import { parseListQuery, parseTextValue } from '../../../domain/rest/list-query.js';
+import type { ParentScope } from '../../../domain/rest/resource-config.js';
 import { allowedMethods } from '../../../domain/rest/view-scope.js';
+import type { RecordStore } from '../../../ports/record-store.js';
 import type { AuthBackend } from '../authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef } from '../http-route.js';
 import { toProblem } from '../problem-mapping.js';
@@ -16,6 +22,7 @@ import { toProblem } from '../problem-mapping.js';
 export interface RestRouteDeps {
   readonly prefix: string;
   readonly registry: ModelRegistry;
+  readonly store: RecordStore;
   readonly resources: readonly RestResource[];
   readonly resourceOf: (table: string) => RestResource;
   readonly backend: AuthBackend;
@@ -24,6 +31,9 @@ export interface RestRouteDeps {
   readonly create: CreateRow;
   readonly update: UpdateRow;
   readonly remove: DeleteRow;
+  readonly bulkCreate: BulkCreate;
+  readonly bulkUpdate: BulkUpdate;
+  readonly bulkDelete: BulkDelete;
   /** Spends the resource's throttle for this caller (429 when over). */
   readonly throttle: (resource: RestResource, identity: Identity, req: HttpRequest) => Promise<void>;
 }
@@ -50,11 +60,18 @@ function pageUrl(req: HttpRequest, limit: number, offset: number): string {
   return url.toString();
 }
 
+/** The collection path of a resource: flat, or under its parent (SPEC "Parent-scoped sub-resources"). */
+export function collectionPath(prefix: string, resource: RestResource, parentParam = ':parentId'): string {
+  const under = resource.config.under;
+  return under ? `${prefix}/${under.parent}/${parentParam}/${resource.model.table}` : `${prefix}/${resource.model.table}`;
+}
+
 /**
- * The CRUD routes of every served table (SPEC "REST resource routes", "View scope"): the
- * collection `/<prefix>/<table>/` and the detail `/<prefix>/<table>/{id}`. A URI that serves no
- * method after views is not routed at all (404); a scoped-out method answers 405 with Allow;
- * OPTIONS answers 204 with Allow. Handlers only convert: the use cases decide.
+ * The CRUD routes of every served table (SPEC "REST resource routes", "View scope", "Bulk
+ * endpoints", "Parent-scoped sub-resources"): a collection and a detail URI, flat or under the
+ * declared parent (then the flat ones do not exist). A URI that serves no method after views is
+ * not routed at all (404); a scoped-out method answers 405 with Allow; OPTIONS answers 204
+ * with Allow. Handlers only convert: the use cases decide.
  */
 export function restRoutes(deps: RestRouteDeps): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -62,8 +79,20 @@ export function restRoutes(deps: RestRouteDeps): RouteDef[] {
     const table = resource.model.table;
     const pkCol = columnOf(resource.model, resource.model.primaryKey);
     const visible = (t: string, c: string) => deps.resourceOf(t).policy.readable(c);
-    const collection = allowedMethods(resource.actions, 'collection');
+    const bulkExtra = resource.config.bulk
+      ? [...(resource.actions.has('Update') ? ['PATCH'] : []), ...(resource.actions.has('Delete') ? ['DELETE'] : [])]
+      : [];
+    const collection = allowedMethods(resource.actions, 'collection', bulkExtra);
     const detail = allowedMethods(resource.actions, 'detail');
+    const under = resource.config.under;
+
+    /** The parent of a parent-scoped request: missing or uncoercible answers 404, never an empty list. */
+    const parentOf = async (req: HttpRequest): Promise<ParentScope | undefined> => {
+      if (!under) return undefined;
+      const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '');
+      const parentModel = deps.registry.require(under.parent);
+      return { column: under.fk, value: parent[parentModel.primaryKey] ?? null };
+    };
 
     const collectionHandler = async (req: HttpRequest): Promise<HttpResponse> => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -71,9 +100,21 @@ export function restRoutes(deps: RestRouteDeps): RouteDef[] {
       if (!collection.includes(method)) return methodNotAllowed(collection);
       const identity = await req.identity(deps.backend);
       await deps.throttle(resource, identity, req);
-      if (method === 'POST') return { status: 201, body: await deps.create.execute(resource, identity, req.body) };
+      const parent = await parentOf(req);
+      if (method === 'POST') {
+        if (Array.isArray(req.body)) {
+          if (!resource.config.bulk) throw new DomainError('invalid_input', `bulk writes are not enabled on ${table}`);
+          return { status: 201, body: await deps.bulkCreate.execute(resource, identity, req.body, parent) };
+        }
+        return { status: 201, body: await deps.create.execute(resource, identity, req.body, parent) };
+      }
+      if (method === 'PATCH') return { status: 200, body: await deps.bulkUpdate.execute(resource, identity, req.body, parent) };
+      if (method === 'DELETE') {
+        await deps.bulkDelete.execute(resource, identity, req.body, parent);
+        return { status: 204 };
+      }
       const query = parseListQuery(req.query, { registry: deps.registry, model: resource.model, visible });
-      const page = await deps.list.execute(resource, identity, query);
+      const page = await deps.list.execute(resource, identity, query, parent);
       const next = query.offset + query.limit < page.count && query.limit > 0 ? pageUrl(req, query.limit, query.offset + query.limit) : null;
       const previous = query.offset > 0 ? pageUrl(req, query.limit, Math.max(0, query.offset - query.limit)) : null;
       return { status: 200, body: { count: page.count, next, previous, results: page.results } };
@@ -88,22 +129,25 @@ export function restRoutes(deps: RestRouteDeps): RouteDef[] {
       if (id === undefined || id === null) throw new DomainError('not_found', `${table} not found`);
       const identity = await req.identity(deps.backend);
       await deps.throttle(resource, identity, req);
+      const parent = await parentOf(req);
       if (method === 'GET') {
-        const { include } = parseListQuery(req.query.include === undefined ? {} : { include: req.query.include }, { registry: deps.registry, model: resource.model, visible });
-        return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include) };
+        const params = req.query.include === undefined ? {} : { include: req.query.include };
+        const { include } = parseListQuery(params, { registry: deps.registry, model: resource.model, visible });
+        return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include, parent) };
       }
       if (method === 'DELETE') {
-        await deps.remove.execute(resource, identity, id);
+        await deps.remove.execute(resource, identity, id, parent);
         return { status: 204 };
       }
-      return { status: 200, body: await deps.update.execute(resource, identity, id, req.body, method === 'PATCH') };
+      return { status: 200, body: await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent) };
     };
 
+    const base = collectionPath(deps.prefix, resource);
     if (collection.length > 0) {
-      routes.push({ method: 'ALL', path: `${deps.prefix}/${table}`, body: 'json', handler: collectionHandler });
-      routes.push({ method: 'ALL', path: `${deps.prefix}/${table}/`, body: 'json', handler: collectionHandler });
+      routes.push({ method: 'ALL', path: base, body: 'json', handler: collectionHandler });
+      routes.push({ method: 'ALL', path: `${base}/`, body: 'json', handler: collectionHandler });
     }
-    if (detail.length > 0) routes.push({ method: 'ALL', path: `${deps.prefix}/${table}/:id`, body: 'json', handler: detailHandler });
+    if (detail.length > 0) routes.push({ method: 'ALL', path: `${base}/:id`, body: 'json', handler: detailHandler });
   }
   return routes;
 }

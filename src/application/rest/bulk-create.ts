@@ -1,0 +1,37 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import type { ParentScope } from '../../domain/rest/resource-config.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import { atIndex, checkBatch } from './bulk-writes.js';
+import type { HydrateIncludes, Presented } from './hydrate-includes.js';
+import { authorize, type RestResource } from './rest-resource.js';
+import { withCallerFields, writableFields } from './write-body.js';
+
+/**
+ * Bulk create (SPEC "Bulk endpoints"): one transaction; every item passes the field policy
+ * (hidden stripped, privileged refused); any failing item rolls the whole batch back and the
+ * error names its index. Under a parent, the parent key is injected into each item.
+ */
+export class BulkCreate {
+  constructor(
+    private readonly store: RecordStore,
+    private readonly hydrate: HydrateIncludes,
+  ) {}
+
+  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<Presented[]> {
+    authorize(resource, identity, 'add');
+    const items = checkBatch(body, 'the body');
+    const rows = items.map((item, i) => {
+      try {
+        return withCallerFields(resource, identity, writableFields(resource, item, i, parent), parent);
+      } catch (error) {
+        return atIndex(error, i);
+      }
+    });
+    const stored = await this.store.transaction(async (tx) => {
+      const out = [];
+      for (const [i, row] of rows.entries()) out.push(await tx.insert(resource.model.table, row).catch((e: unknown) => atIndex(e, i)));
+      return out;
+    });
+    return this.hydrate.execute(resource, stored, []);
+  }
+}
