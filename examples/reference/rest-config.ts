@@ -6,9 +6,52 @@ import {
   IsStaff,
   rest,
   sessionAuthentication,
+  DomainError,
+  type ActionDef,
   type ResourceConfig,
   type RestPlugin,
 } from '../../src/index.js';
+
+/** `POST /api/post/{id}/publish/`: marks the post published and answers it (REFERENCE-APP.md). */
+const publishAction: ActionDef = {
+  name: 'publish',
+  method: 'POST',
+  scope: 'Detail',
+  summary: 'Publish a post',
+  input: {
+    type: 'object',
+    required: ['reason'],
+    properties: { reason: { type: 'string' }, channel: { type: 'string', enum: ['web', 'email'] } },
+  },
+  output: { $ref: '#/components/schemas/Post' },
+  async handler({ row }, { store, present }) {
+    const updated = await store.update('post', row?.id ?? null, { published: true });
+    return { status: 200, body: updated ? present(updated) : null };
+  },
+};
+
+/** `GET /api/post/recent/?limit=5`: the latest published posts, newest first (default 5, at most 50). */
+const recentAction: ActionDef = {
+  name: 'recent',
+  method: 'GET',
+  scope: 'List',
+  summary: 'The latest published posts',
+  output: { type: 'array', items: { $ref: '#/components/schemas/Post' } },
+  async handler({ query }, { store, present }) {
+    const raw = Array.isArray(query.limit) ? query.limit[0] : query.limit;
+    const n = raw === undefined ? 5 : Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new DomainError('invalid_query', 'invalid query parameter "limit"');
+    const rows = await store.find('post', {
+      where: { column: 'published', op: 'eq', value: true },
+      orderBy: [
+        { column: 'created_at', direction: 'desc' },
+        { column: 'id', direction: 'desc' },
+      ],
+      limit: Math.min(n, 50),
+    });
+    return { body: rows.map((r) => present(r)) };
+  },
+};
 
 /** Per-table REST configuration (REFERENCE-APP.md "Models and REST configuration"). */
 export const REFERENCE_RESOURCES: ResourceConfig[] = [
@@ -18,6 +61,7 @@ export const REFERENCE_RESOURCES: ResourceConfig[] = [
     permission: IsAuthenticated,
     noform: ['created_by_id'],
     bulk: true,
+    actions: [publishAction, recentAction],
     setOnCreate: { created_by_id: (identity) => identity.id },
   },
   { table: 'comment', permission: AllowAny, hide: ['moderation_note'] },

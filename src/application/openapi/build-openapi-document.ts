@@ -341,6 +341,22 @@ function resourcePaths(resource: RestResource, names: Names, served: RestServed)
     const id = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: pk ? scalarSchema(pk.type) : { type: 'string' } };
     paths[`${base}/{id}`] = { parameters: [...parentParam, id], ...det };
   }
+  // SPEC "Custom actions and their schemas" 4: every action is published, input as the requestBody, output as the 200.
+  for (const action of resource.config.actions ?? []) {
+    const idParam = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: pk ? scalarSchema(pk.type) : { type: 'string' } };
+    const path = action.scope === 'Detail' ? `${base}/{id}/${action.name}/` : `${base}/${action.name}/`;
+    const safe = action.method === 'GET';
+    const op = operation(action.permission ? { ...resource, permission: action.permission } : resource, {
+      id: `${action.name}${names.base}`,
+      summary: action.summary ?? `${action.name} (${action.scope === 'Detail' ? 'one row' : 'collection'} action)`,
+      action: safe ? 'read' : action.scope === 'Detail' ? 'change' : 'add',
+      success: ['200', { description: 'The action result', ...(action.output ? { content: json(action.output as Json) } : {}) }],
+      errors: action.scope === 'Detail' ? ['400', '404'] : ['400'],
+    });
+    if (action.input) (op as Record<string, Json>).requestBody = { required: true, content: json(action.input as Json) };
+    const params = [...parentParam, ...(action.scope === 'Detail' ? [idParam] : [])];
+    paths[path] = { ...(params.length > 0 ? { parameters: params } : {}), [action.method.toLowerCase()]: op };
+  }
   return paths;
 }
 

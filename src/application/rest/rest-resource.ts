@@ -4,7 +4,8 @@ import type { ModelDef } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { fieldPolicy, type FieldPolicy } from '../../domain/rest/field-policy.js';
 import { ReadOnly } from '../../domain/rest/permission-classes.js';
-import type { CrudAction, ParentScope, PermissionAction, PermissionClass, ResourceConfig } from '../../domain/rest/resource-config.js';
+import type { CrudAction, ParentScope, PermissionAction, PermissionClass } from '../../domain/rest/resource-config.js';
+import type { ResourceConfig } from './resource-config.js';
 import { servedActions } from '../../domain/rest/view-scope.js';
 
 /** A served table with everything the use cases need, resolved once at boot. */

@@ -8,13 +8,15 @@ import { HydrateIncludes } from '../../application/rest/hydrate-includes.js';
 import { ListRows } from '../../application/rest/list-rows.js';
 import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
 import { RetrieveRow } from '../../application/rest/retrieve-row.js';
+import { RunAction } from '../../application/rest/run-action.js';
 import { UpdateRow } from '../../application/rest/update-row.js';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { collectionPath, restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
 import { parseRate } from '../../domain/auth/throttle-rates.js';
+import { assertEnforceableSchema } from '../../domain/rest/action-schema.js';
 import { isExposed } from '../../domain/rest/exposure.js';
 import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
-import type { ResourceConfig } from '../../domain/rest/resource-config.js';
+import type { ResourceConfig } from '../../application/rest/resource-config.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 
 export interface RestOptions {
@@ -81,6 +83,13 @@ export class RestPlugin implements Plugin {
     const exposure = { expose: this.exposed, exclude: this.excluded, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
     for (const [table, config] of this.configs) {
       if (!ctx.registry.has(table)) throw new Error(`rest: resource(${table}) names no registered model`);
+      const names = new Set<string>();
+      for (const action of config.actions ?? []) {
+        if (!/^[a-z][a-z0-9_-]*$/.test(action.name)) throw new Error(`rest: action name "${action.name}" on ${table} must be a lower-case path segment`);
+        if (names.has(`${action.scope}:${action.name}`)) throw new Error(`rest: action "${action.name}" is declared twice on ${table}`);
+        names.add(`${action.scope}:${action.name}`);
+        if (action.input) assertEnforceableSchema(action.input);
+      }
       const under = config.under;
       if (under) {
         const fk = ctx.registry.require(table).columns.find((col) => col.name === under.fk);
@@ -114,6 +123,7 @@ export class RestPlugin implements Plugin {
       bulkCreate: new BulkCreate(ctx.store, hydrate),
       bulkUpdate: new BulkUpdate(ctx.store, hydrate),
       bulkDelete: new BulkDelete(ctx.store),
+      runAction: new RunAction(ctx.store),
       store: ctx.store,
       throttle: async (resource, identity, req) => {
         const rate = rates.get(resource.model.table);

@@ -1,5 +1,5 @@
 import type { ColumnDef, ModelDef, Row, Value } from '../model/types.js';
-import type { ResourceConfig } from './resource-config.js';
+import type { FieldConfig } from './resource-config.js';
 
 /** Never returned and never written through any API (SPEC "Model resource" 2). */
 export const PASSWORD_HASH = 'password_hash';
@@ -31,7 +31,7 @@ export interface FieldPolicy {
  * columns are not writable; privileged columns (model flag, `is_staff`, `is_superuser`, or the
  * resource's list) are refused from untrusted bodies.
  */
-export function fieldPolicy(model: ModelDef, config?: ResourceConfig): FieldPolicy {
+export function fieldPolicy(model: ModelDef, config?: FieldConfig): FieldPolicy {
   const hidden = new Set([...(config?.hide ?? (config ? [] : (DEFAULT_HIDDEN[model.table] ?? []))), ...model.columns.filter((c) => c.hidden).map((c) => c.name)]);
   const noform = new Set([...(config?.noform ?? []), ...model.columns.filter((c) => c.noform).map((c) => c.name)]);
   const privileged = new Set([...ALWAYS_PRIVILEGED, ...(config?.privileged ?? []), ...model.columns.filter((c) => c.privileged).map((c) => c.name)]);
@@ -44,7 +44,7 @@ export function fieldPolicy(model: ModelDef, config?: ResourceConfig): FieldPoli
 }
 
 /** The row as a caller may see it: unreadable columns removed, transforms applied, computed fields added. */
-export function presentRow(model: ModelDef, row: Row, policy: FieldPolicy, config?: ResourceConfig): Record<string, Value> {
+export function presentRow(model: ModelDef, row: Row, policy: FieldPolicy, config?: FieldConfig): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const col of model.columns) {
     if (!policy.readable(col.name)) continue;

@@ -26,33 +26,17 @@ export type TransformFn = (value: Value, row: Row) => Value;
 /** Adds a read-only field computed from the row. */
 export type ComputedFn = (row: Row) => Value;
 
-/** Per-table REST configuration (SPEC "Exposure controls": `resource(cfg)`). */
-export interface ResourceConfig {
+/** The part of a table's REST configuration that decides its field policy. */
+export interface FieldConfig {
   readonly table: string;
-  /** Who may call each action (default ReadOnly). */
-  readonly permission?: PermissionClass;
   /** Columns stripped from responses and write bodies. */
   readonly hide?: readonly string[];
   /** Columns stripped from write bodies only. */
   readonly noform?: readonly string[];
   /** Columns never assigned from an untrusted body, besides those the model marks privileged. */
   readonly privileged?: readonly string[];
-  /** The built-in actions served (default all five). */
-  readonly views?: readonly CrudAction[];
-  /** Rows visible only where the caller's `column` equals the caller's id. */
-  readonly ownedBy?: string;
-  /** Further row filter per caller. */
-  readonly scope?: ScopeFn;
   readonly transform?: Readonly<Record<string, TransformFn>>;
   readonly computed?: Readonly<Record<string, ComputedFn>>;
-  /** A throttle such as `'100/min'` per caller (by user id, else IP). */
-  readonly throttle?: string;
-  /** Columns set from the caller on create (for example `created_by_id`). */
-  readonly setOnCreate?: Readonly<Record<string, (identity: Identity) => Value>>;
-  /** Collection-level bulk create, update and delete (SPEC "Bulk endpoints"; off by default). */
-  readonly bulk?: boolean;
-  /** Serve only under a parent: `/<prefix>/<parent>/{parent_id}/<table>` (SPEC "Parent-scoped sub-resources"). */
-  readonly under?: { readonly parent: string; readonly fk: string };
 }
 
 /** The parent of a parent-scoped request: rows must have `column = value`. */

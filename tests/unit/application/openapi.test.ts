@@ -5,7 +5,7 @@ import type { RestServed } from '../../../src/application/rest/rest-served.js';
 import { c, defineModel } from '../../../src/domain/model/index.js';
 import { ModelRegistry } from '../../../src/domain/model/model-registry.js';
 import { AllowAny, IsAuthenticated, IsStaff } from '../../../src/domain/rest/permission-classes.js';
-import type { ResourceConfig } from '../../../src/domain/rest/resource-config.js';
+import type { ResourceConfig } from '../../../src/application/rest/resource-config.js';
 
 /*
  * The OpenAPI document of a small served set (DESIGN §3 "OpenAPI"; SPEC "View scope" 5).

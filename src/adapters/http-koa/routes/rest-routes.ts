@@ -5,6 +5,7 @@ import type { CreateRow } from '../../../application/rest/create-row.js';
 import type { DeleteRow } from '../../../application/rest/delete-row.js';
 import { existsOr404 } from '../../../application/rest/exists-or-404.js';
 import type { ListRows } from '../../../application/rest/list-rows.js';
+import type { RunAction } from '../../../application/rest/run-action.js';
 import type { RestResource } from '../../../application/rest/rest-resource.js';
 import type { RetrieveRow } from '../../../application/rest/retrieve-row.js';
 import type { UpdateRow } from '../../../application/rest/update-row.js';
@@ -34,6 +35,7 @@ export interface RestRouteDeps {
   readonly bulkCreate: BulkCreate;
   readonly bulkUpdate: BulkUpdate;
   readonly bulkDelete: BulkDelete;
+  readonly runAction: RunAction;
   /** Spends the resource's throttle for this caller (429 when over). */
   readonly throttle: (resource: RestResource, identity: Identity, req: HttpRequest) => Promise<void>;
 }
@@ -143,6 +145,33 @@ export function restRoutes(deps: RestRouteDeps): RouteDef[] {
     };
 
     const base = collectionPath(deps.prefix, resource);
+    // Actions first: `/<table>/<name>/` must win over the detail route `/<table>/:id`.
+    for (const action of resource.config.actions ?? []) {
+      const allow = ['OPTIONS', action.method];
+      const handler = async (req: HttpRequest): Promise<HttpResponse> => {
+        if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: allow.join(', ') } };
+        if (req.method !== action.method && !(req.method === 'HEAD' && action.method === 'GET')) return methodNotAllowed(allow);
+        let id: ReturnType<typeof parseTextValue>;
+        if (action.scope === 'Detail') {
+          id = pkCol ? parseTextValue(pkCol, req.params.id ?? '') : undefined;
+          if (id === undefined || id === null) throw new DomainError('not_found', `${table} not found`);
+        }
+        const identity = await req.identity(deps.backend);
+        await deps.throttle(resource, identity, req);
+        const parent = await parentOf(req);
+        const result = await deps.runAction.execute(resource, action, {
+          identity,
+          body: req.body,
+          query: req.query,
+          ...(id !== undefined && id !== null ? { id } : {}),
+          ...(parent ? { parent } : {}),
+        });
+        return { status: result.status ?? 200, ...(result.body === undefined ? {} : { body: result.body }) };
+      };
+      const path = action.scope === 'Detail' ? `${base}/:id/${action.name}` : `${base}/${action.name}`;
+      routes.push({ method: 'ALL', path, body: 'json', handler });
+      routes.push({ method: 'ALL', path: `${path}/`, body: 'json', handler });
+    }
     if (collection.length > 0) {
       routes.push({ method: 'ALL', path: base, body: 'json', handler: collectionHandler });
       routes.push({ method: 'ALL', path: `${base}/`, body: 'json', handler: collectionHandler });

@@ -1,0 +1,72 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import type { Row, Value } from '../../domain/model/types.js';
+import type { JsonSchema } from '../../domain/rest/action-schema.js';
+import type { CrudAction, FieldConfig, PermissionClass, ScopeFn } from '../../domain/rest/resource-config.js';
+import type { RecordStore } from '../../ports/record-store.js';
+
+/** Per-table REST configuration (SPEC "Exposure controls": `resource(cfg)`). */
+export interface ResourceConfig extends FieldConfig {
+  /** Who may call each action (default ReadOnly). */
+  readonly permission?: PermissionClass;
+  /** The built-in actions served (default all five). */
+  readonly views?: readonly CrudAction[];
+  /** Rows visible only where the caller's `column` equals the caller's id. */
+  readonly ownedBy?: string;
+  /** Further row filter per caller. */
+  readonly scope?: ScopeFn;
+  /** A throttle such as `'100/min'` per caller (by user id, else IP). */
+  readonly throttle?: string;
+  /** Columns set from the caller on create (for example `created_by_id`). */
+  readonly setOnCreate?: Readonly<Record<string, (identity: Identity) => Value>>;
+  /** Collection-level bulk create, update and delete (SPEC "Bulk endpoints"; off by default). */
+  readonly bulk?: boolean;
+  /** Serve only under a parent: `/<prefix>/<parent>/{parent_id}/<table>` (SPEC "Parent-scoped sub-resources"). */
+  readonly under?: { readonly parent: string; readonly fk: string };
+  /** Typed custom actions (SPEC "Custom actions and their schemas"); views do not affect them. */
+  readonly actions?: readonly ActionDef[];
+}
+
+/** What an action handler receives. */
+export interface ActionContext {
+  readonly identity: Identity;
+  /** The row, for a Detail action (already scoped: another owner's or parent's row is a 404). */
+  readonly row?: Row;
+  /** The body, already validated against the input schema. */
+  readonly body: unknown;
+  readonly query: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** What an action answers: a status (default 200) and a JSON body. */
+export interface ActionResult {
+  readonly status?: number;
+  readonly body?: unknown;
+}
+
+/** Helpers an action handler may use: the store and the resource's presentation (field policy applied). */
+export interface ActionTools {
+  readonly store: RecordStore;
+  /** The row as the resource's field policy shows it. */
+  present(row: Row): Record<string, Value>;
+}
+
+/**
+ * A custom action (SPEC "Custom action definition"). Detail: `/<table>/{id}/<name>/`; List:
+ * `/<table>/<name>/`. It inherits the resource's permission class unless it declares one;
+ * safe methods count as reads, others as changes (Detail) or adds (List).
+ *
+ * @example
+ * { name: 'publish', method: 'POST', scope: 'Detail', input: { type: 'object', required: ['reason'] },
+ *   handler: async ({ row }, { store, present }) => ({ body: present((await store.update('post', row!.id!, { published: true }))!) }) }
+ */
+export interface ActionDef {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  readonly scope: 'Detail' | 'List';
+  /** JSON Schema validated before the handler runs (the enforced subset, see action-schema.ts). */
+  readonly input?: JsonSchema;
+  /** JSON Schema published as the 200 response in the OpenAPI document. */
+  readonly output?: JsonSchema;
+  readonly permission?: PermissionClass;
+  readonly summary?: string;
+  readonly handler: (ctx: ActionContext, tools: ActionTools) => Promise<ActionResult> | ActionResult;
+}
