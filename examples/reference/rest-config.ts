@@ -55,21 +55,22 @@ const recentAction: ActionDef = {
 
 /** Per-table REST configuration (REFERENCE-APP.md "Models and REST configuration"). */
 export const REFERENCE_RESOURCES: ResourceConfig[] = [
-  { table: 'author', permission: AllowAny, hide: ['secret_note'] },
+  { table: 'author', permission: AllowAny, hide: ['secret_note'], nested: [{ key: 'links', table: 'link' }] },
   {
     table: 'post',
     permission: IsAuthenticated,
     noform: ['created_by_id'],
     bulk: true,
+    nested: [{ key: 'comments', table: 'comment' }],
     actions: [publishAction, recentAction],
     setOnCreate: { created_by_id: (identity) => identity.id },
   },
-  { table: 'comment', permission: AllowAny, hide: ['moderation_note'] },
+  { table: 'comment', permission: AllowAny, hide: ['moderation_note'], nested: [{ key: 'replies', table: 'reply' }] },
   { table: 'reply', permission: AllowAny },
   { table: 'tag', permission: AllowAny, bulk: true },
   { table: 'ticket', permission: AllowAny, views: ['List', 'Retrieve'] },
-  { table: 'shop_order', permission: AllowAny, bulk: true },
-  { table: 'order_item', permission: AllowAny, hide: ['secret'], bulk: true },
+  { table: 'shop_order', permission: AllowAny, bulk: true, nested: [{ key: 'items', table: 'order_item' }] },
+  { table: 'order_item', permission: AllowAny, hide: ['secret'], bulk: true, nested: [{ key: 'parts', table: 'item_part' }] },
   { table: 'item_part', permission: AllowAny },
   { table: 'project', permission: AllowAny },
   { table: 'milestone', permission: AllowAny, under: { parent: 'project', fk: 'project_id' }, bulk: true },

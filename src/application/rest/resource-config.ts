@@ -22,6 +22,8 @@ export interface ResourceConfig extends FieldConfig {
   readonly bulk?: boolean;
   /** Serve only under a parent: `/<prefix>/<parent>/{parent_id}/<table>` (SPEC "Parent-scoped sub-resources"). */
   readonly under?: { readonly parent: string; readonly fk: string };
+  /** Nested writes: JSON array `key` holds rows of child `table` (SPEC "Nested writes"; `nested(key, table)`). */
+  readonly nested?: readonly { readonly key: string; readonly table: string }[];
   /** Typed custom actions (SPEC "Custom actions and their schemas"); views do not affect them. */
   readonly actions?: readonly ActionDef[];
 }

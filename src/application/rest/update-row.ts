@@ -4,6 +4,7 @@ import type { Value } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
+import type { NestedWrites } from './nested-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
 import { writableFields } from './write-body.js';
@@ -21,6 +22,7 @@ export class UpdateRow {
   constructor(
     private readonly store: RecordStore,
     private readonly hydrate: HydrateIncludes,
+    private readonly nested?: NestedWrites,
   ) {}
 
   async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope): Promise<Presented> {
@@ -34,6 +36,10 @@ export class UpdateRow {
       }
     }
     const table = resource.model.table;
+    if (!parent && this.nested?.applies(resource, body)) {
+      await findScoped(this.store, resource, identity, id);
+      return this.nested.update(resource, identity, id, body);
+    }
     const updated = await this.store.transaction(async (tx) => {
       await findScoped(tx, resource, identity, id, parent);
       return tx.update(table, id, changes);

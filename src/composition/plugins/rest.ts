@@ -6,6 +6,8 @@ import { CreateRow } from '../../application/rest/create-row.js';
 import { DeleteRow } from '../../application/rest/delete-row.js';
 import { HydrateIncludes } from '../../application/rest/hydrate-includes.js';
 import { ListRows } from '../../application/rest/list-rows.js';
+import type { NestedSpec } from '../../application/rest/nested-tree.js';
+import { NestedWrites } from '../../application/rest/nested-writes.js';
 import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
 import { RetrieveRow } from '../../application/rest/retrieve-row.js';
 import { RunAction } from '../../application/rest/run-action.js';
@@ -90,6 +92,9 @@ export class RestPlugin implements Plugin {
         names.add(`${action.scope}:${action.name}`);
         if (action.input) assertEnforceableSchema(action.input);
       }
+      for (const n of config.nested ?? []) {
+        if (!ctx.registry.has(n.table)) throw new Error(`rest: nested('${n.key}', '${n.table}') on ${table} names no registered model`);
+      }
       const under = config.under;
       if (under) {
         const fk = ctx.registry.require(table).columns.find((col) => col.name === under.fk);
@@ -107,6 +112,8 @@ export class RestPlugin implements Plugin {
     this.warnAboutAnonymousAccess(ctx, served);
 
     const hydrate = new HydrateIncludes(ctx.store, ctx.registry, resourceOf);
+    const spec: NestedSpec = new Map([...this.configs.values()].filter((c) => c.nested?.length).map((c) => [c.table, c.nested ?? []]));
+    const nested = new NestedWrites(ctx.store, ctx.registry, spec, resourceOf);
     const throttle = new ThrottleGate(ctx.throttleStore);
     const rates = new Map(served.filter((r) => r.config.throttle).map((r) => [r.model.table, parseRate(r.config.throttle as string)]));
     const routes = restRoutes({
@@ -117,8 +124,8 @@ export class RestPlugin implements Plugin {
       backend: this.backend,
       list: new ListRows(ctx.store, hydrate),
       retrieve: new RetrieveRow(ctx.store, hydrate),
-      create: new CreateRow(ctx.store, hydrate),
-      update: new UpdateRow(ctx.store, hydrate),
+      create: new CreateRow(ctx.store, hydrate, nested),
+      update: new UpdateRow(ctx.store, hydrate, nested),
       remove: new DeleteRow(ctx.store),
       bulkCreate: new BulkCreate(ctx.store, hydrate),
       bulkUpdate: new BulkUpdate(ctx.store, hydrate),
