@@ -50,3 +50,16 @@ export { isExposed, DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';
 export { openapi, OpenApiPlugin, type OpenApiOptions } from './composition/plugins/openapi.js';
 export { buildOpenApiDocument, typeNameOf, type OpenApiDocument, type OpenApiInfo } from './application/openapi/build-openapi-document.js';
 export type { RestServed } from './application/rest/rest-served.js';
+export {
+  writeNestedTree,
+  updateNestedTree,
+  writeNestedTreeGated,
+  updateNestedTreeGated,
+  NestedError,
+  MAX_NESTED_DEPTH,
+  type NestedSpec,
+  type NestedWriteGate,
+  type WrittenTree,
+} from './application/rest/nested-tree.js';
+export { existsOr404 } from './application/rest/exists-or-404.js';
+export { validateAgainstSchema, type JsonSchema, type SchemaProblem } from './domain/rest/action-schema.js';
