@@ -182,6 +182,15 @@ async function checkAndMeasure(
   return { measurement, body };
 }
 
+/** BENCH_ONLY=<text> keeps the scenarios whose name contains it (for investigating one). */
+function selectedScenarios(): readonly Scenario[] {
+  const only = process.env.BENCH_ONLY;
+  if (!only) return SCENARIOS;
+  const selected = SCENARIOS.filter((s) => s.name.includes(only));
+  if (selected.length === 0) throw new Error(`BENCH_ONLY=${only} matches no scenario (${SCENARIOS.map((s) => s.name).join(', ')})`);
+  return selected;
+}
+
 async function main(): Promise<void> {
   const info: RunInfo = {
     date: new Date().toISOString(),
@@ -200,7 +209,7 @@ async function main(): Promise<void> {
   await withServer(PORTICO_SERVER, async () => undefined, { ...PORTICO_ENV, BENCH_SEED: '1' });
 
   const results: ScenarioResult[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of selectedScenarios()) {
     process.stderr.write(`${scenario.name}\n`);
     const baseline = await withServer(BASELINE_SERVER, (s) => checkAndMeasure(`baseline ${scenario.name}`, `${s.url}${scenario.baselinePath}`, scenario));
     const portico = await withServer(PORTICO_SERVER, (s) =>
