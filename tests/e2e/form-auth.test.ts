@@ -23,6 +23,13 @@ describe('form auth routes answer only POST', () => {
 });
 
 describe('CSRF on form posts', () => {
+  it('the CSRF cookie is set by pages that render a form, not by API reads', async () => {
+    expect((await client().request('/api/author/')).headers.getSetCookie()).toEqual([]);
+    expect((await client().request('/healthz')).headers.getSetCookie()).toEqual([]);
+    const page = await client().request('/login');
+    expect(page.headers.getSetCookie().some((l) => l.startsWith('portico_csrf=') && !/HttpOnly/i.test(l))).toBe(true);
+  });
+
   it('a login form without the CSRF input is rejected with 403 and signs nobody in', async () => {
     const c = client();
     await c.csrf();

@@ -47,8 +47,9 @@ function same(a: string, b: string): boolean {
 }
 
 /**
- * Signed double-submit CSRF protection. Safe requests get a signed token in the `portico_csrf`
- * cookie (minted when missing or forged) and in `ctx.state.csrfToken` for `csrfInput()`.
+ * Signed double-submit CSRF protection. On safe requests `ctx.state.csrfToken()` returns the
+ * signed token of the `portico_csrf` cookie, minting it (and setting the cookie) on first use
+ * when it is missing or forged; `csrfInput()` calls it.
  * Unsafe requests that are form posts, target a form-auth route, or carry the session cookie must
  * echo the cookie's token in the `csrf_token` field or the `X-CSRF-Token` header; otherwise 403.
  * Requests with neither form body nor session cookie (bearer or anonymous JSON) are not subject to it.
@@ -58,13 +59,16 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
     const cookieToken = readCookie(ctx, CSRF_COOKIE);
     const cookieValid = valid(options.secret, cookieToken);
     if (SAFE.has(ctx.method)) {
+      // Minted lazily: only a page that renders csrfInput() sets the cookie, so API reads stay cookie-free.
       let token = cookieValid ? cookieToken : undefined;
-      if (!token) {
-        const nonce = randomBytes(24).toString('base64url');
-        token = `${nonce}.${sign(options.secret, nonce)}`;
-        setCookie(ctx, CSRF_COOKIE, token, { sameSite: 'Lax', secure: options.secure, maxAge: 365 * 24 * 3600 });
-      }
-      ctx.state.csrfToken = token;
+      ctx.state.csrfToken = (): string => {
+        if (!token) {
+          const nonce = randomBytes(24).toString('base64url');
+          token = `${nonce}.${sign(options.secret, nonce)}`;
+          setCookie(ctx, CSRF_COOKIE, token, { sameSite: 'Lax', secure: options.secure, maxAge: 365 * 24 * 3600 });
+        }
+        return token;
+      };
       return next();
     }
     if (options.exempt.some((prefix) => underPrefix(ctx.path, prefix))) return next();
@@ -81,7 +85,7 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
     if (!cookieValid || !submitted || !same(submitted, cookieToken)) {
       throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
     }
-    ctx.state.csrfToken = cookieToken;
+    ctx.state.csrfToken = () => cookieToken;
     return next();
   };
 }

@@ -64,7 +64,10 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
         ip: ctx.ip,
         requestId: ctx.state.requestId as string,
         session,
-        csrfToken: ctx.state.csrfToken as string | undefined,
+        get csrfToken(): string | undefined {
+          const token = ctx.state.csrfToken as (() => string) | undefined;
+          return token ? token() : undefined;
+        },
         identity: (backend?: AuthBackend) => {
           let identity = identities.get(backend);
           if (!identity) {
