@@ -66,5 +66,10 @@ export interface RouteDef {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'ALL';
   readonly path: string;
   readonly body?: 'json' | 'form' | 'none';
+  /**
+   * Served before the plugins' middleware (sessions, CSRF, hardening headers): for probes and
+   * other routes that need none of it and must stay cheap.
+   */
+  readonly early?: boolean;
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
 }

@@ -47,9 +47,11 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
   app.silent = true;
   const router = new Router();
+  const earlyRouter = new Router();
   for (const route of options.routes) {
+    const target = route.early ? earlyRouter : router;
     const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];
-    router.register(route.path, methods, async (ctx) => {
+    target.register(route.path, methods, async (ctx) => {
       const session = ctx.state.session as SessionHandle | undefined;
       const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
       const req: HttpRequest = {
@@ -124,6 +126,8 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
       );
     }
   });
+  app.use(earlyRouter.routes());
+  app.use(earlyRouter.allowedMethods());
   for (const mw of options.middleware ?? []) app.use(mw);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -51,9 +51,10 @@ export class HealthPlugin implements Plugin {
       const report = await readiness.execute();
       return { status: report.status === 'ok' ? 200 : 503, body: report, headers: NO_STORE };
     };
-    ctx.route({ method: 'GET', path: '/healthz', handler: () => ({ status: 200, body: { status: 'ok' }, headers: NO_STORE }) });
-    ctx.route({ method: 'GET', path: '/ready', handler: ready });
-    ctx.route({ method: 'GET', path: '/readyz', handler: ready });
+    // Probes skip the session, CSRF and header middleware: they read no cookie and must stay cheap.
+    ctx.route({ method: 'GET', path: '/healthz', early: true, handler: () => ({ status: 200, body: { status: 'ok' }, headers: NO_STORE }) });
+    ctx.route({ method: 'GET', path: '/ready', early: true, handler: ready });
+    ctx.route({ method: 'GET', path: '/readyz', early: true, handler: ready });
     ctx.advertise({ group: 'health', name: 'liveness', method: 'GET', path: '/healthz', label: 'Liveness probe' });
     ctx.advertise({ group: 'health', name: 'readiness', method: 'GET', path: '/ready', label: 'Readiness probe' });
     ctx.advertise({ group: 'health', name: 'readiness-alias', method: 'GET', path: '/readyz', label: 'Readiness probe (alias)' });
