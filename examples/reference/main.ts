@@ -15,10 +15,12 @@ async function main(): Promise<void> {
   const where = describeDatabase(parseDatabaseUrl(database));
   const app = buildReferenceApp({ database });
   const { url } = await app.listen(port, host);
+  const docs = process.env.NODE_ENV === 'production' ? '' : `\n  OpenAPI:    ${url}/api/openapi.json\n  Swagger UI: ${url}/api/docs`;
   console.log(`Portico reference app on ${where}
-  home:      ${url}/
-  liveness:  ${url}/healthz
-  readiness: ${url}/ready`);
+  home:       ${url}/
+  API root:   ${url}/api/${docs}
+  liveness:   ${url}/healthz
+  readiness:  ${url}/ready`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -56,13 +56,7 @@ export class GrantPermission {
    */
   async grantToUser(userId: Value, perm: string): Promise<void> {
     const user = await this.existing('auth_user', userId, 'user');
-    for (const permissionId of await this.permissionIds(perm)) {
-      await this.findOrInsert(
-        'permissions_userpermission',
-        where.all(where.eq('user_id', user.id as Value), where.eq('permission_id', permissionId)),
-        { user_id: user.id as Value, permission_id: permissionId },
-      );
-    }
+    await this.link('permissions_userpermission', 'user_id', user.id as Value, perm);
   }
 
   /**
@@ -75,12 +69,16 @@ export class GrantPermission {
    */
   async grantToGroup(groupId: Value, perm: string): Promise<void> {
     const group = await this.existing('permissions_group', groupId, 'group');
+    await this.link('permissions_grouppermission', 'group_id', group.id as Value, perm);
+  }
+
+  /** Links `ownerColumn = owner` to every permission `perm` names, idempotently. */
+  private async link(table: string, ownerColumn: string, owner: Value, perm: string): Promise<void> {
     for (const permissionId of await this.permissionIds(perm)) {
-      await this.findOrInsert(
-        'permissions_grouppermission',
-        where.all(where.eq('group_id', group.id as Value), where.eq('permission_id', permissionId)),
-        { group_id: group.id as Value, permission_id: permissionId },
-      );
+      await this.findOrInsert(table, where.all(where.eq(ownerColumn, owner), where.eq('permission_id', permissionId)), {
+        [ownerColumn]: owner,
+        permission_id: permissionId,
+      });
     }
   }
 
