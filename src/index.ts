@@ -63,3 +63,4 @@ export {
 } from './application/rest/nested-tree.js';
 export { existsOr404 } from './application/rest/exists-or-404.js';
 export { validateAgainstSchema, type JsonSchema, type SchemaProblem } from './domain/rest/action-schema.js';
+export { graphql, GraphqlPlugin } from './composition/plugins/graphql.js';

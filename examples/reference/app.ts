@@ -1,5 +1,6 @@
 import { auth, createApp, health, openapi, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
+import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
 import { referenceRest } from './rest-config.js';
 import { seedReference } from './seed.js';
@@ -47,6 +48,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(health())
     .use(referenceRest(env.PROFILE))
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
+    .use(referenceGraphql())
     .use(referencePages());
 }
 

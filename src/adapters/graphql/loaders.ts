@@ -1,0 +1,58 @@
+import DataLoader from 'dataloader';
+import type { Row, Value } from '../../domain/model/types.js';
+import type { RecordStore } from '../../ports/record-store.js';
+
+const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
+
+/**
+ * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
+ * across requests. `byId(table)` loads rows by primary key; `byParent(table, column)` loads the
+ * child rows whose `column` is in the batch.
+ */
+export class Loaders {
+  private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
+  private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
+
+  constructor(
+    private readonly store: RecordStore,
+    private readonly primaryKey: (table: string) => string,
+  ) {}
+
+  byId(table: string): DataLoader<Value, Row | null, string> {
+    let loader = this.ids.get(table);
+    if (!loader) {
+      loader = new DataLoader<Value, Row | null, string>(
+        async (keys) => {
+          const rows = await this.store.getManyByIds(table, [...keys]);
+          const pk = this.primaryKey(table);
+          const found = new Map(rows.map((r) => [keyOf(r[pk]), r]));
+          return keys.map((k) => found.get(keyOf(k)) ?? null);
+        },
+        { cacheKeyFn: keyOf },
+      );
+      this.ids.set(table, loader);
+    }
+    return loader;
+  }
+
+  byParent(table: string, column: string): DataLoader<Value, Row[], string> {
+    const name = `${table}.${column}`;
+    let loader = this.parents.get(name);
+    if (!loader) {
+      loader = new DataLoader<Value, Row[], string>(
+        async (keys) => {
+          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] } });
+          const groups = new Map<string, Row[]>();
+          for (const row of rows) {
+            const k = keyOf(row[column]);
+            groups.set(k, [...(groups.get(k) ?? []), row]);
+          }
+          return keys.map((k) => groups.get(keyOf(k)) ?? []);
+        },
+        { cacheKeyFn: keyOf },
+      );
+      this.parents.set(name, loader);
+    }
+    return loader;
+  }
+}

@@ -1,0 +1,115 @@
+import { specifiedRules, type GraphQLSchema } from 'graphql';
+import { createHandler } from 'graphql-http';
+import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
+import type { HttpRequest, HttpResponse } from '../../adapters/http-koa/http-route.js';
+import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
+import { depthLimit } from '../../adapters/graphql/depth-limit.js';
+import { formatGraphqlError } from '../../adapters/graphql/error-mapping.js';
+import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
+import { Loaders } from '../../adapters/graphql/loaders.js';
+import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+
+/**
+ * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
+ * per-caller gates, hidden and private columns, relations batched per request, cursor
+ * connections, over `POST /graphql` (GraphQL over HTTP via graphql-http; JSON only, 415 otherwise).
+ * Mutations and subscriptions are not built yet.
+ *
+ * @example
+ * app.use(graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
+ *   .expose('author').expose('post').exposeIf('staff_report', (who) => who.isStaff)
+ *   .hide('author', 'email').allowPrivateIf('post', 'score', (who) => who.isStaff));
+ */
+export class GraphqlPlugin implements Plugin {
+  readonly name = 'graphql';
+  private readonly exposed = new Map<string, IdentityGate | undefined>();
+  private readonly hidden = new Map<string, Set<string>>();
+  private readonly unlocks = new Map<string, Map<string, IdentityGate>>();
+  private backend: AuthBackend = noAuthentication();
+  private schemaValue?: GraphQLSchema;
+
+  constructor(private readonly path = '/graphql') {}
+
+  /** Makes a model readable (nothing is exposed by default). */
+  expose(table: string): this {
+    this.exposed.set(table, undefined);
+    return this;
+  }
+  /** Exposes a model to callers passing `gate`; others get a FORBIDDEN error reading it. */
+  exposeIf(table: string, gate: IdentityGate): this {
+    this.exposed.set(table, gate);
+    return this;
+  }
+  /** Removes columns from the schema (hiding a foreign key severs the relation both ways). */
+  hide(table: string, columns: string | readonly string[]): this {
+    const set = this.hidden.get(table) ?? new Set<string>();
+    for (const c of typeof columns === 'string' ? [columns] : columns) set.add(c);
+    this.hidden.set(table, set);
+    return this;
+  }
+  /** Makes a private column readable for callers passing `gate` (others read null). */
+  allowPrivateIf(table: string, column: string, gate: IdentityGate): this {
+    const map = this.unlocks.get(table) ?? new Map<string, IdentityGate>();
+    map.set(column, gate);
+    this.unlocks.set(table, map);
+    return this;
+  }
+  /** How callers are identified (default: everyone is anonymous). */
+  authenticate(backend: AuthBackend): this {
+    this.backend = backend;
+    return this;
+  }
+
+  /** The derived schema (after the app started). */
+  get schema(): GraphQLSchema {
+    if (!this.schemaValue) throw new Error('the GraphQL schema exists once the app has started');
+    return this.schemaValue;
+  }
+
+  install(ctx: PluginContext): void {
+    for (const table of [...this.exposed.keys(), ...this.hidden.keys(), ...this.unlocks.keys()]) {
+      if (!ctx.registry.has(table)) throw new Error(`graphql: "${table}" names no registered model`);
+    }
+    for (const [table, columns] of this.unlocks) {
+      for (const column of columns.keys()) {
+        if (column === PASSWORD_HASH) throw new Error('graphql: password_hash cannot be exposed');
+        if (!ctx.registry.require(table).columns.some((c) => c.name === column && c.private)) {
+          throw new Error(`graphql: allowPrivateIf(${table}, ${column}): not a private column`);
+        }
+      }
+    }
+    if (this.backend.kind === 'none' && [...this.exposed.values()].some((g) => g !== undefined)) {
+      ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
+    }
+    const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
+    const schema = buildGraphqlSchema(ctx.registry, config);
+    this.schemaValue = schema;
+    const pk = (table: string) => ctx.registry.require(table).primaryKey;
+    const handler = createHandler<HttpRequest, undefined, GraphqlContext>({
+      schema,
+      validationRules: [...specifiedRules, depthLimit(12)],
+      formatError: (err) => formatGraphqlError(err as never),
+      context: async (req) => ({ identity: await req.raw.identity(this.backend), loaders: new Loaders(ctx.store, pk), store: ctx.store }),
+    });
+    const serve = async (req: HttpRequest): Promise<HttpResponse> => {
+      const [body, init] = await handler({
+        method: req.method,
+        url: `${req.origin}${req.path}`,
+        headers: req.headers as Record<string, string>,
+        body: (req.body ?? null) as Record<string, unknown> | null,
+        raw: req,
+        context: undefined,
+      });
+      const headers = Object.fromEntries(Object.entries(init.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      return { status: init.status, body: body ?? '', ...(headers['content-type'] ? { type: headers['content-type'] } : {}), headers };
+    };
+    ctx.route({ method: 'POST', path: this.path, body: 'json', handler: serve });
+    ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
+  }
+}
+
+/** Creates the GraphQL plugin. */
+export function graphql(path = '/graphql'): GraphqlPlugin {
+  return new GraphqlPlugin(path);
+}

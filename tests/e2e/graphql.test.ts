@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../support/http-client.js';
+import { startReference, type RunningReference } from '../support/reference-server.js';
+
+describe('GraphQL reads on the reference app', () => {
+  let ref: RunningReference;
+  let staffToken = '';
+  beforeAll(async () => {
+    ref = await startReference('sqlite', { env: { THROTTLE: 'off' } });
+    const res = await new HttpClient(ref.url).json('/api/auth/login', 'POST', { username: 'staff', password: 'staff-password-1' });
+    staffToken = ((await res.json()) as { token: string }).token;
+  });
+  afterAll(async () => ref.close());
+
+  const gql = async (query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+    return { status: res.status, body: (await res.json()) as { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: { code?: string } }[] } };
+  };
+  const staff = () => ({ authorization: `Bearer ${staffToken}` });
+
+  it('deny by default: unexposed models are absent, even from introspection', async () => {
+    const { body } = await gql('{ __schema { types { name } } }');
+    const names = (body.data?.__schema as { types: { name: string }[] }).types.map((t) => t.name);
+    for (const present of ['Author', 'Post', 'Comment', 'Reply', 'Tag', 'ShopOrder', 'OrderItem', 'Project', 'Milestone', 'StaffReport']) expect(names).toContain(present);
+    for (const absent of ['AuthUser', 'Member', 'SecretConfig', 'Session', 'Ticket', 'Announcement', 'Link', 'ListOnly']) expect(names).not.toContain(absent);
+  });
+
+  it('hidden columns and password_hash are absent from the schema, not null', async () => {
+    const { body } = await gql('{ __type(name: "Author") { fields { name } } }');
+    const fields = (body.data?.__type as { fields: { name: string }[] }).fields.map((f) => f.name);
+    expect(fields).toEqual(expect.arrayContaining(['id', 'name', 'bio', 'posts']));
+    expect(fields).not.toContain('email');
+    const item = await gql('{ __type(name: "OrderItem") { fields { name } } }');
+    expect(JSON.stringify(item.body)).not.toContain('"secret"');
+    const asked = await gql('{ authors { email } }');
+    expect(asked.body.errors?.[0]?.message).toMatch(/email/);
+  });
+
+  it('one row, lists (ids as strings), forward and reverse relations', async () => {
+    const { body } = await gql('{ post(id: "1") { id title author_id author { id name } comments { body } } authors(limit: 1) { name posts { id } } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.post).toMatchObject({ id: '1', author_id: '1', author: { id: '1', name: 'Ada Lovelace' } });
+    expect((body.data?.post as { comments: unknown[] }).comments.length).toBeGreaterThan(0);
+    expect(body.data?.authors).toEqual([{ name: 'Ada Lovelace', posts: [{ id: '1' }, { id: '2' }, { id: '3' }] }]);
+    expect((await gql('{ post(id: "999") { id } }')).body.data?.post).toBeNull();
+  });
+
+  it('batches relations: a list with two relations is three queries', async () => {
+    const knex = ref.app.db.sql?.knex;
+    if (!knex) throw new Error('SQL backend expected');
+    let queries = 0;
+    const count = () => void queries++;
+    knex.on('query', count);
+    try {
+      const { body } = await gql('{ posts { id author { name } comments { body } } }');
+      expect(body.errors).toBeUndefined();
+    } finally {
+      knex.off('query', count);
+    }
+    expect(queries).toBe(3);
+  });
+
+  it('exposeIf: a caller who does not pass the gate gets FORBIDDEN; staff reads', async () => {
+    const anon = await gql('{ staffReports { title } }');
+    expect(anon.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const ok = await gql('{ staffReports { title } }', {}, staff());
+    expect(ok.body.data?.staffReports).toEqual([{ title: 'Quarterly numbers' }]);
+  });
+
+  it('a private column is null unless unlocked', async () => {
+    expect((await gql('{ post(id: "4") { score } }')).body.data?.post).toEqual({ score: null });
+    expect((await gql('{ post(id: "4") { score } }', {}, staff())).body.data?.post).toEqual({ score: 42 });
+  });
+
+  it('cursor connections page every row exactly once and refuse a cursor replayed under another ordering', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const res = await gql('query($after: String) { postsConnection(first: 2, after: $after, orderBy: "title", desc: true) { edges { node { id } } pageInfo { hasNextPage endCursor } } }', { after });
+      const conn = res.body.data?.postsConnection as { edges: { node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+      seen.push(...conn.edges.map((e) => e.node.id));
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+    expect(seen.sort()).toEqual(['1', '2', '3', '4']);
+    const first = await gql('{ postsConnection(first: 1, orderBy: "title") { pageInfo { endCursor } } }');
+    const cursor = (first.body.data?.postsConnection as { pageInfo: { endCursor: string } }).pageInfo.endCursor;
+    const replay = await gql('query($c: String) { postsConnection(first: 1, after: $c, orderBy: "id") { edges { cursor } } }', { c: cursor });
+    expect(replay.body.errors?.[0]?.message).toMatch(/ordering/);
+    const unknown = await gql('{ postsConnection(orderBy: "score") { edges { cursor } } }');
+    expect(unknown.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('lists are capped at 200', async () => {
+    await ref.app.store.insertMany('tag', Array.from({ length: 250 }, (_, i) => ({ id: `g${i}`, label: 'x' })));
+    const res = await gql('{ tags(limit: 1000) { id } }');
+    expect((res.body.data?.tags as unknown[]).length).toBe(200);
+  });
+
+  it('refuses a content type other than application/json with 415, and deep queries', async () => {
+    const res = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"query":"{ posts { id } }"}' });
+    expect(res.status).toBe(415);
+    const deep = await gql('{ posts { author { posts { author { posts { author { posts { author { posts { author { posts { author { name } } } } } } } } } } } } }');
+    expect(deep.body.errors?.[0]?.message).toMatch(/nested/);
+  });
+
+  it('is CSRF-exempt: a POST carrying the session cookie is not refused', async () => {
+    const client = new HttpClient(ref.url);
+    await client.form('/auth/login', { username: 'alice', password: 'alice-password-1' });
+    const res = await client.json('/graphql', 'POST', { query: '{ tags(limit: 1) { id } }' });
+    expect(res.status).toBe(200);
+  });
+});
