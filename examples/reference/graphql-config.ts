@@ -1,6 +1,6 @@
 import { bearerAuthentication, chainAuthentication, graphql, sessionAuthentication, type GraphqlPlugin } from '../../src/index.js';
 
-/** The reference app's GraphQL configuration (REFERENCE-APP.md "GraphQL configuration"; reads only so far). */
+/** The reference app's GraphQL configuration (REFERENCE-APP.md "GraphQL configuration"; subscriptions not yet). */
 export function referenceGraphql(): GraphqlPlugin {
   const plugin = graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()));
   for (const table of ['author', 'post', 'comment', 'reply', 'tag', 'shop_order', 'order_item', 'project', 'milestone']) plugin.expose(table);
@@ -8,5 +8,8 @@ export function referenceGraphql(): GraphqlPlugin {
     .exposeIf('staff_report', (who) => who.isStaff)
     .hide('author', 'email')
     .hide('order_item', 'secret')
-    .allowPrivateIf('post', 'score', (who) => who.isStaff);
+    .allowPrivateIf('post', 'score', (who) => who.isStaff)
+    .mutable('comment')
+    .mutableIf('post', (who) => who.isAuthenticated)
+    .mutableIf('author', (who) => who.isAuthenticated);
 }

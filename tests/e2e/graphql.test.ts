@@ -110,4 +110,68 @@ describe('GraphQL reads on the reference app', () => {
     const res = await client.json('/graphql', 'POST', { query: '{ tags(limit: 1) { id } }' });
     expect(res.status).toBe(200);
   });
+
+  describe('mutations', () => {
+    let aliceToken = '';
+    beforeAll(async () => {
+      const res = await new HttpClient(ref.url).json('/api/auth/login', 'POST', { username: 'alice', password: 'alice-password-1' });
+      aliceToken = ((await res.json()) as { token: string }).token;
+    });
+    const alice = () => ({ authorization: `Bearer ${aliceToken}` });
+
+    it('exist only for mutable models; inputs leave out keys, privileged columns and password_hash', async () => {
+      const { body } = await gql('{ __schema { mutationType { fields { name } } } __type(name: "PostInput") { inputFields { name type { kind } } } }');
+      const names = (body.data?.__schema as { mutationType: { fields: { name: string }[] } }).mutationType.fields.map((f) => f.name);
+      expect(names).toEqual(expect.arrayContaining(['createComment', 'updateComment', 'deleteComment', 'createPost', 'updatePost', 'deletePost', 'createAuthor']));
+      expect(names).not.toContain('createTag');
+      const inputs = (body.data?.__type as { inputFields: { name: string; type: { kind: string } }[] }).inputFields;
+      const byName = Object.fromEntries(inputs.map((f) => [f.name, f.type.kind]));
+      expect(byName.title).toBe('NON_NULL');
+      expect(byName.author_id).toBe('NON_NULL');
+      expect(byName.body).toBe('SCALAR');
+      for (const absent of ['id', 'featured', 'is_staff', 'password_hash']) expect(byName).not.toHaveProperty(absent);
+    });
+
+    it('mutable: anyone creates a comment through the store write path (defaults applied)', async () => {
+      const { body } = await gql('mutation { createComment(data: { post_id: "1", body: "via graphql" }) { id body votes post { id } } }');
+      expect(body.errors).toBeUndefined();
+      expect(body.data?.createComment).toMatchObject({ body: 'via graphql', votes: 0, post: { id: '1' } });
+      const bad = await gql('mutation { createComment(data: { post_id: "999", body: "x" }) { id } }');
+      expect(bad.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    });
+
+    it('mutableIf: anonymous callers are FORBIDDEN and nothing is written', async () => {
+      const before = await ref.app.store.count('post');
+      const { body } = await gql('mutation { createPost(data: { title: "x", author_id: "1" }) { id } }');
+      expect(body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await ref.app.store.count('post')).toBe(before);
+    });
+
+    it('a writer may set a private column and reads it back as null unless unlocked', async () => {
+      const mine = await gql('mutation { createPost(data: { title: "GQL", author_id: "2", score: 7 }) { id score } }', {}, alice());
+      expect(mine.body.errors).toBeUndefined();
+      const created = mine.body.data?.createPost as { id: string; score: number | null };
+      expect(created.score).toBeNull();
+      expect((await ref.app.store.getById('post', Number(created.id)))?.score).toBe(7);
+      const asStaff = await gql(`{ post(id: "${created.id}") { score } }`, {}, staff());
+      expect(asStaff.body.data?.post).toEqual({ score: 7 });
+    });
+
+    it('a privileged column cannot be mass-assigned: refused, nothing written', async () => {
+      const before = await ref.app.store.count('post');
+      const { body } = await gql('mutation { createPost(data: { title: "x", author_id: "1", featured: true }) { id } }', {}, alice());
+      expect(body.errors?.[0]?.message).toMatch(/featured/);
+      expect(await ref.app.store.count('post')).toBe(before);
+    });
+
+    it('update reads the stored row back; delete answers true and the row leaves reads', async () => {
+      const upd = await gql('mutation { updateComment(id: "1", data: { votes: 10 }) { id votes body } }');
+      expect(upd.body.data?.updateComment).toMatchObject({ id: '1', votes: 10, body: 'Remarkable foresight.' });
+      const created = await gql('mutation { createComment(data: { post_id: "2", body: "temp" }) { id } }');
+      const id = (created.body.data?.createComment as { id: string }).id;
+      expect((await gql(`mutation { deleteComment(id: "${id}") }`)).body.data?.deleteComment).toBe(true);
+      expect((await gql(`{ comment(id: "${id}") { id } }`)).body.data?.comment).toBeNull();
+      expect((await gql('mutation { deleteComment(id: "99999") }')).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    });
+  });
 });

@@ -22,7 +22,8 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import type { Condition } from '../../domain/query/condition.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import type { GraphqlConfig } from './graphql-config.js';
+import { buildMutations } from './build-mutations.js';
+import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import type { Loaders } from './loaders.js';
 
 /** What every resolver sees for one request. */
@@ -70,7 +71,11 @@ const forbidden = (table: string) => new GraphQLError(`not allowed to read ${tab
  * as null unless unlocked; relations only where both ends are exposed, batched per request;
  * `post(id)`, `posts(limit, offset)` and `postsConnection(first, after, orderBy, desc)`.
  */
-export function buildGraphqlSchema(registry: ModelRegistry, config: GraphqlConfig): GraphQLSchema {
+export function buildGraphqlSchema(
+  registry: ModelRegistry,
+  config: GraphqlConfig,
+  mutable: ReadonlyMap<string, IdentityGate | undefined> = new Map(),
+): GraphQLSchema {
   const exposed = (table: string) => config.exposed.has(table);
   const gatePasses = (table: string, identity: Identity) => {
     const gate = config.exposed.get(table);
@@ -220,7 +225,11 @@ export function buildGraphqlSchema(registry: ModelRegistry, config: GraphqlConfi
   if (Object.keys(query).length === 0) {
     query._empty = { type: GraphQLBoolean, description: 'Nothing is exposed yet.', resolve: () => null };
   }
-  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: query }) });
+  const mutations = buildMutations(registry, config, mutable, types);
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
+  });
 }
 
 function coerceId(pk: ColumnDef, id: string): Value | undefined {

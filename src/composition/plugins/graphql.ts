@@ -14,7 +14,7 @@ import type { Plugin, PluginContext } from '../plugin.js';
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
  * per-caller gates, hidden and private columns, relations batched per request, cursor
  * connections, over `POST /graphql` (GraphQL over HTTP via graphql-http; JSON only, 415 otherwise).
- * Mutations and subscriptions are not built yet.
+ * Mutations with `mutable`/`mutableIf`; subscriptions are not built yet.
  *
  * @example
  * app.use(graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
@@ -26,6 +26,7 @@ export class GraphqlPlugin implements Plugin {
   private readonly exposed = new Map<string, IdentityGate | undefined>();
   private readonly hidden = new Map<string, Set<string>>();
   private readonly unlocks = new Map<string, Map<string, IdentityGate>>();
+  private readonly mutables = new Map<string, IdentityGate | undefined>();
   private backend: AuthBackend = noAuthentication();
   private schemaValue?: GraphQLSchema;
 
@@ -55,6 +56,16 @@ export class GraphqlPlugin implements Plugin {
     this.unlocks.set(table, map);
     return this;
   }
+  /** Opts a model into `createX`, `updateX`, `deleteX` mutations (the model must be exposed). */
+  mutable(table: string): this {
+    this.mutables.set(table, undefined);
+    return this;
+  }
+  /** Like `mutable`, for callers passing `gate` (others get FORBIDDEN). */
+  mutableIf(table: string, gate: IdentityGate): this {
+    this.mutables.set(table, gate);
+    return this;
+  }
   /** How callers are identified (default: everyone is anonymous). */
   authenticate(backend: AuthBackend): this {
     this.backend = backend;
@@ -68,8 +79,11 @@ export class GraphqlPlugin implements Plugin {
   }
 
   install(ctx: PluginContext): void {
-    for (const table of [...this.exposed.keys(), ...this.hidden.keys(), ...this.unlocks.keys()]) {
+    for (const table of [...this.exposed.keys(), ...this.hidden.keys(), ...this.unlocks.keys(), ...this.mutables.keys()]) {
       if (!ctx.registry.has(table)) throw new Error(`graphql: "${table}" names no registered model`);
+    }
+    for (const table of this.mutables.keys()) {
+      if (!this.exposed.has(table)) throw new Error(`graphql: mutable("${table}") needs expose("${table}") too`);
     }
     for (const [table, columns] of this.unlocks) {
       for (const column of columns.keys()) {
@@ -83,7 +97,7 @@ export class GraphqlPlugin implements Plugin {
       ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
     }
     const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
-    const schema = buildGraphqlSchema(ctx.registry, config);
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables);
     this.schemaValue = schema;
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
     const handler = createHandler<HttpRequest, undefined, GraphqlContext>({
