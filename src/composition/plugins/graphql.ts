@@ -9,6 +9,7 @@ import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql
 import { Loaders } from '../../adapters/graphql/loaders.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
+import { graphiqlRoutes } from './graphiql-page.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -29,6 +30,7 @@ export class GraphqlPlugin implements Plugin {
   private readonly mutables = new Map<string, IdentityGate | undefined>();
   private backend: AuthBackend = noAuthentication();
   private schemaValue?: GraphQLSchema;
+  private explorer?: boolean;
 
   constructor(private readonly path = '/graphql') {}
 
@@ -64,6 +66,11 @@ export class GraphqlPlugin implements Plugin {
   /** Like `mutable`, for callers passing `gate` (others get FORBIDDEN). */
   mutableIf(table: string, gate: IdentityGate): this {
     this.mutables.set(table, gate);
+    return this;
+  }
+  /** Forces the GraphiQL explorer on or off (default: on in development, off in production). */
+  graphiql(on: boolean): this {
+    this.explorer = on;
     return this;
   }
   /** How callers are identified (default: everyone is anonymous). */
@@ -119,6 +126,10 @@ export class GraphqlPlugin implements Plugin {
       return { status: init.status, body: body ?? '', ...(headers['content-type'] ? { type: headers['content-type'] } : {}), headers };
     };
     ctx.route({ method: 'POST', path: this.path, body: 'json', handler: serve });
+    if (this.explorer ?? !ctx.production) {
+      for (const route of graphiqlRoutes(this.path)) ctx.route(route);
+      ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
+    }
     ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
   }
 }
