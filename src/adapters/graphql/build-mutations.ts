@@ -1,16 +1,12 @@
 import {
   GraphQLBoolean,
   GraphQLError,
-  GraphQLFloat,
   GraphQLID,
   GraphQLInputObjectType,
-  GraphQLInt,
   GraphQLNonNull,
   GraphQLScalarType,
-  GraphQLString,
   valueFromASTUntyped,
   type GraphQLFieldConfig,
-  type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
 import { DomainError } from '../../domain/errors/domain-error.js';
@@ -19,6 +15,7 @@ import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { ALWAYS_PRIVILEGED, PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { GraphqlContext } from './build-schema.js';
+import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 
 /** The JSON scalar for inputs (any JSON literal or variable). */
@@ -29,22 +26,6 @@ const JsonInput = new GraphQLScalarType({
   parseValue: (v) => v,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
 });
-
-function inputScalar(col: ColumnDef): GraphQLInputType {
-  if (col.references) return GraphQLID;
-  switch (col.type) {
-    case 'int':
-      return GraphQLInt;
-    case 'float':
-      return GraphQLFloat;
-    case 'bool':
-      return GraphQLBoolean;
-    case 'json':
-      return JsonInput;
-    default:
-      return GraphQLString;
-  }
-}
 
 /** A key given as an ID string, converted to the column's type (an int key from "12" is 12). */
 function fromId(col: ColumnDef | undefined, v: unknown): Value {
@@ -89,12 +70,12 @@ export function buildMutations(
     const required = (c: ColumnDef) => !c.nullable && !c.default;
     const Input = new GraphQLInputObjectType({
       name: `${name}Input`,
-      fields: Object.fromEntries(cols.map((c) => [c.name, { type: required(c) ? new GraphQLNonNull(inputScalar(c)) : inputScalar(c) }])),
+      fields: Object.fromEntries(cols.map((c) => [c.name, { type: required(c) ? new GraphQLNonNull(columnScalar(c, JsonInput)) : columnScalar(c, JsonInput) }])),
     });
     const patchCols = cols.filter((c) => !c.primary);
     const Patch = new GraphQLInputObjectType({
       name: `${name}Patch`,
-      fields: Object.fromEntries(patchCols.map((c) => [c.name, { type: inputScalar(c) }])),
+      fields: Object.fromEntries(patchCols.map((c) => [c.name, { type: columnScalar(c, JsonInput) }])),
     });
     const pk = model.columns.find((c) => c.primary);
     const toRow = (data: Record<string, unknown>): Row =>

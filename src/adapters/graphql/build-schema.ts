@@ -1,7 +1,6 @@
 import {
   GraphQLBoolean,
   GraphQLError,
-  GraphQLFloat,
   GraphQLID,
   GraphQLInt,
   GraphQLList,
@@ -11,7 +10,6 @@ import {
   GraphQLSchema,
   GraphQLString,
   type GraphQLFieldConfig,
-  type GraphQLOutputType,
 } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
@@ -23,6 +21,7 @@ import type { Condition } from '../../domain/query/condition.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { buildMutations } from './build-mutations.js';
+import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import type { Loaders } from './loaders.js';
 
@@ -38,22 +37,6 @@ export const LIST_DEFAULT = 50;
 export const LIST_MAX = 200;
 
 const JsonScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v });
-
-function scalarOf(col: ColumnDef): GraphQLOutputType {
-  if (col.primary || col.references) return GraphQLID;
-  switch (col.type) {
-    case 'int':
-      return GraphQLInt;
-    case 'float':
-      return GraphQLFloat;
-    case 'bool':
-      return GraphQLBoolean;
-    case 'json':
-      return JsonScalar;
-    default:
-      return GraphQLString;
-  }
-}
 
 function serialize(v: Value | undefined, col: ColumnDef): unknown {
   if (v === null || v === undefined) return null;
@@ -99,7 +82,7 @@ export function buildGraphqlSchema(
           if (!visible(model, col)) continue;
           const unlock = col.private ? config.unlocks.get(model.table)?.get(col.name) : undefined;
           const nullable = col.nullable || col.private;
-          const type = scalarOf(col);
+          const type = columnScalar(col, JsonScalar);
           fields[col.name] = {
             type: nullable ? type : new GraphQLNonNull(type),
             resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)),
