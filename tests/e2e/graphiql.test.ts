@@ -4,7 +4,7 @@ import { startReference, type RunningReference } from '../support/reference-serv
 
 const browser = await browserAvailable();
 
-describe('GraphiQL (development only, served from installed packages)', () => {
+describe('GraphiQL and introspection (development only)', () => {
   let ref: RunningReference;
   beforeAll(async () => {
     ref = await startReference('sqlite', { env: { THROTTLE: 'off' } });
@@ -31,6 +31,10 @@ describe('GraphiQL (development only, served from installed packages)', () => {
     try {
       expect((await fetch(`${prod.url}/graphql`)).status).toBe(405);
       expect((await fetch(`${prod.url}/graphql/assets/graphiql.js`)).status).toBe(404);
+      const introspect = await fetch(`${prod.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __schema { types { name } } }' }) });
+      expect(JSON.stringify(await introspect.json())).toMatch(/introspection/i);
+      const plain = await fetch(`${prod.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ authors { name } }' }) });
+      expect(((await plain.json()) as { data: { authors: unknown[] } }).data.authors).toHaveLength(2);
     } finally {
       await prod.close();
     }

@@ -1,4 +1,4 @@
-import { specifiedRules, type GraphQLSchema } from 'graphql';
+import { NoSchemaIntrospectionCustomRule, specifiedRules, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import type { HttpRequest, HttpResponse } from '../../adapters/http-koa/http-route.js';
@@ -31,6 +31,7 @@ export class GraphqlPlugin implements Plugin {
   private backend: AuthBackend = noAuthentication();
   private schemaValue?: GraphQLSchema;
   private explorer?: boolean;
+  private introspectionOn?: boolean;
 
   constructor(private readonly path = '/graphql') {}
 
@@ -73,6 +74,11 @@ export class GraphqlPlugin implements Plugin {
     this.explorer = on;
     return this;
   }
+  /** Allows or refuses introspection (DESIGN §3: on in development, off by default in production). */
+  introspection(on: boolean): this {
+    this.introspectionOn = on;
+    return this;
+  }
   /** How callers are identified (default: everyone is anonymous). */
   authenticate(backend: AuthBackend): this {
     this.backend = backend;
@@ -109,7 +115,11 @@ export class GraphqlPlugin implements Plugin {
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
     const handler = createHandler<HttpRequest, undefined, GraphqlContext>({
       schema,
-      validationRules: [...specifiedRules, depthLimit(12)],
+      validationRules: [
+        ...specifiedRules,
+        depthLimit(12),
+        ...((this.introspectionOn ?? !ctx.production) ? [] : [NoSchemaIntrospectionCustomRule]),
+      ],
       formatError: (err) => formatGraphqlError(err as never),
       context: async (req) => ({ identity: await req.raw.identity(this.backend), loaders: new Loaders(ctx.store, pk), store: ctx.store }),
     });
