@@ -1,6 +1,6 @@
 import { bearerAuthentication, chainAuthentication, graphql, sessionAuthentication, type GraphqlPlugin } from '../../src/index.js';
 
-/** The reference app's GraphQL configuration (REFERENCE-APP.md "GraphQL configuration"; subscriptions not yet). */
+/** The reference app's GraphQL configuration (REFERENCE-APP.md "GraphQL configuration"). */
 export function referenceGraphql(): GraphqlPlugin {
   const plugin = graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()));
   for (const table of ['author', 'post', 'comment', 'reply', 'tag', 'shop_order', 'order_item', 'project', 'milestone']) plugin.expose(table);
@@ -11,5 +11,6 @@ export function referenceGraphql(): GraphqlPlugin {
     .allowPrivateIf('post', 'score', (who) => who.isStaff)
     .mutable('comment')
     .mutableIf('post', (who) => who.isAuthenticated)
-    .mutableIf('author', (who) => who.isAuthenticated);
+    .mutableIf('author', (who) => who.isAuthenticated)
+    .subscribable('post');
 }

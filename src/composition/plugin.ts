@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type Koa from 'koa';
 import type { AuthBackend } from '../adapters/http-koa/authentication.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
@@ -65,6 +66,11 @@ export interface PluginContext {
   readonly production: boolean;
   /** The request body limit in bytes. */
   readonly bodyLimit: number;
+  /**
+   * Runs `fn` with the Node HTTP server once the app listens (for WebSocket upgrades); the
+   * returned function, if any, runs at close.
+   */
+  onListen(fn: (server: Server) => void | (() => Promise<void>)): void;
 }
 
 /**

@@ -79,6 +79,8 @@ export class PorticoApp {
   private readonly advertised: EndpointEntry[] = [];
   private readonly services = new Map<string, unknown>();
   private readonly onClose: (() => Promise<void>)[] = [];
+  private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
+  private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
 
   constructor(private readonly options: AppOptions) {}
@@ -172,6 +174,7 @@ export class PorticoApp {
       authenticate: (backend) => void (this.authBackend = backend),
       provide: (key, value) => void this.services.set(key, value),
       lookup: <T>(key: string) => this.services.get(key) as T | undefined,
+      onListen: (fn) => void this.listenHooks.push(fn),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -209,6 +212,10 @@ export class PorticoApp {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
     });
+    for (const hook of this.listenHooks) {
+      const stop = hook(server);
+      if (stop) this.beforeServerClose.push(stop);
+    }
     const address = server.address() as AddressInfo;
     return { port: address.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
   }
@@ -225,9 +232,15 @@ export class PorticoApp {
   async close(graceMs = 10_000): Promise<void> {
     this.drain();
     const server = this.server;
+    for (const fn of this.beforeServerClose.splice(0)) await fn();
     if (server) {
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Long-lived responses (event streams) get `graceMs`, then their connections are cut.
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
         server.closeIdleConnections();
       });
     }

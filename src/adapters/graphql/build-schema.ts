@@ -19,8 +19,10 @@ import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
+import type { EventBus } from '../../ports/event-bus.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { buildMutations } from './build-mutations.js';
+import { buildSubscriptions } from './build-subscriptions.js';
 import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import type { Loaders } from './loaders.js';
@@ -30,6 +32,7 @@ export type GraphqlContext = {
   readonly identity: Identity;
   readonly loaders: Loaders;
   readonly store: RecordStore;
+  readonly events: EventBus;
 };
 
 /** DESIGN §3: list fields default to 50 and are capped at 200. */
@@ -58,6 +61,7 @@ export function buildGraphqlSchema(
   registry: ModelRegistry,
   config: GraphqlConfig,
   mutable: ReadonlyMap<string, IdentityGate | undefined> = new Map(),
+  subscribable: ReadonlySet<string> = new Set(),
 ): GraphQLSchema {
   const exposed = (table: string) => config.exposed.has(table);
   const gatePasses = (table: string, identity: Identity) => {
@@ -209,8 +213,10 @@ export function buildGraphqlSchema(
     query._empty = { type: GraphQLBoolean, description: 'Nothing is exposed yet.', resolve: () => null };
   }
   const mutations = buildMutations(registry, config, mutable, types);
+  const subscriptions = buildSubscriptions(registry, subscribable, types, checkGate);
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    ...(Object.keys(subscriptions).length > 0 ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) } : {}),
     ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
   });
 }

@@ -1,6 +1,6 @@
 import { NoSchemaIntrospectionCustomRule, specifiedRules, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
-import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
+import { noAuthentication, resolveIdentity, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import type { HttpRequest, HttpResponse } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { depthLimit } from '../../adapters/graphql/depth-limit.js';
@@ -10,6 +10,9 @@ import { Loaders } from '../../adapters/graphql/loaders.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
+import { serveWebSocket, sseRoutes } from './graphql-subscriptions.js';
+import type { TokenManager } from '../../application/auth/token-manager.js';
+import type { Identity } from '../../domain/auth/identity.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -28,6 +31,7 @@ export class GraphqlPlugin implements Plugin {
   private readonly hidden = new Map<string, Set<string>>();
   private readonly unlocks = new Map<string, Map<string, IdentityGate>>();
   private readonly mutables = new Map<string, IdentityGate | undefined>();
+  private readonly subscribables = new Set<string>();
   private backend: AuthBackend = noAuthentication();
   private schemaValue?: GraphQLSchema;
   private explorer?: boolean;
@@ -69,6 +73,11 @@ export class GraphqlPlugin implements Plugin {
     this.mutables.set(table, gate);
     return this;
   }
+  /** Opts a model into `xChanged(id)` and `xDeleted` subscriptions over SSE and WebSocket (the model must be exposed). */
+  subscribable(table: string): this {
+    this.subscribables.add(table);
+    return this;
+  }
   /** Forces the GraphiQL explorer on or off (default: on in development, off in production). */
   graphiql(on: boolean): this {
     this.explorer = on;
@@ -95,8 +104,8 @@ export class GraphqlPlugin implements Plugin {
     for (const table of [...this.exposed.keys(), ...this.hidden.keys(), ...this.unlocks.keys(), ...this.mutables.keys()]) {
       if (!ctx.registry.has(table)) throw new Error(`graphql: "${table}" names no registered model`);
     }
-    for (const table of this.mutables.keys()) {
-      if (!this.exposed.has(table)) throw new Error(`graphql: mutable("${table}") needs expose("${table}") too`);
+    for (const table of [...this.mutables.keys(), ...this.subscribables]) {
+      if (!this.exposed.has(table)) throw new Error(`graphql: mutable/subscribable("${table}") needs expose("${table}") too`);
     }
     for (const [table, columns] of this.unlocks) {
       for (const column of columns.keys()) {
@@ -110,7 +119,7 @@ export class GraphqlPlugin implements Plugin {
       ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
     }
     const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
-    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables);
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables);
     this.schemaValue = schema;
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
     const handler = createHandler<HttpRequest, undefined, GraphqlContext>({
@@ -121,7 +130,7 @@ export class GraphqlPlugin implements Plugin {
         ...((this.introspectionOn ?? !ctx.production) ? [] : [NoSchemaIntrospectionCustomRule]),
       ],
       formatError: (err) => formatGraphqlError(err as never),
-      context: async (req) => ({ identity: await req.raw.identity(this.backend), loaders: new Loaders(ctx.store, pk), store: ctx.store }),
+      context: async (req) => ({ identity: await req.raw.identity(this.backend), loaders: new Loaders(ctx.store, pk), store: ctx.store, events: ctx.events }),
     });
     const serve = async (req: HttpRequest): Promise<HttpResponse> => {
       const [body, init] = await handler({
@@ -141,6 +150,18 @@ export class GraphqlPlugin implements Plugin {
       ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
     }
     ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
+    if (this.subscribables.size > 0) {
+      const contextFor = async (identity: Identity): Promise<GraphqlContext> => ({ identity, loaders: new Loaders(ctx.store, pk), store: ctx.store, events: ctx.events });
+      for (const route of sseRoutes(`${this.path}/sse`, schema, (req) => req.identity(this.backend).then(contextFor))) ctx.route(route);
+      const tokens = () => ctx.lookup<TokenManager>('tokens');
+      ctx.onListen((server) =>
+        serveWebSocket(server, `${this.path}/ws`, schema, async (headers) =>
+          contextFor(await resolveIdentity(this.backend, { authorization: headers.authorization, session: undefined, tokens: tokens() })),
+        ),
+      );
+      ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL subscriptions over SSE' });
+      ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL subscriptions over WebSocket' });
+    }
   }
 }
 

@@ -1,0 +1,76 @@
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startReference, type RunningReference } from '../support/reference-server.js';
+
+/** Collects the first `n` results of a subscription, then disposes it. */
+function take<T>(subscribe: (sink: { next(v: T): void; error(e: unknown): void; complete(): void }) => () => void, n: number, timeoutMs = 10_000): { ready: Promise<void>; results: Promise<T[]> } {
+  const got: T[] = [];
+  let readyResolve: () => void = () => undefined;
+  const ready = new Promise<void>((r) => (readyResolve = r));
+  const results = new Promise<T[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`only ${got.length} of ${n} results`)), timeoutMs);
+    const dispose = subscribe({
+      next(v) {
+        got.push(v);
+        if (got.length >= n) {
+          clearTimeout(timer);
+          dispose();
+          resolve(got);
+        }
+      },
+      error(e) {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(JSON.stringify(e)));
+      },
+      complete() {},
+    });
+    setTimeout(readyResolve, 300);
+  });
+  return { ready, results };
+}
+
+describe('GraphQL subscriptions (post is subscribable)', () => {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    ref = await startReference('sqlite', { env: { THROTTLE: 'off' } });
+  });
+  afterAll(async () => ref.close());
+
+  it('postChanged(id) over SSE (graphql-sse client) yields the re-read row with the field policy applied', async () => {
+    const client = createSseClient({ url: `${ref.url}/graphql/sse`, singleConnection: false, retryAttempts: 0 });
+    const sub = take<{ data?: { postChanged: { id: string; title: string; score: number | null } } }>(
+      (sink) => client.subscribe({ query: 'subscription { postChanged(id: "2") { id title score } }' }, sink as never),
+      1,
+    );
+    await sub.ready;
+    await ref.app.store.update('post', 1, { title: 'not this one' });
+    await ref.app.store.update('post', 2, { title: 'Changed over SSE' });
+    const [first] = await sub.results;
+    expect(first?.data?.postChanged).toEqual({ id: '2', title: 'Changed over SSE', score: null });
+    client.dispose();
+  });
+
+  it('postDeleted over WebSocket (graphql-ws client) yields the id', async () => {
+    const wsUrl = ref.url.replace('http://', 'ws://');
+    const client = createWsClient({ url: `${wsUrl}/graphql/ws`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
+    const sub = take<{ data?: { postDeleted: string } }>((sink) => client.subscribe({ query: 'subscription { postDeleted }' }, sink as never), 1);
+    await sub.ready;
+    const created = await ref.app.store.insert('post', { title: 'short-lived', author_id: 1 });
+    await ref.app.store.delete('post', created.id ?? null);
+    const [first] = await sub.results;
+    expect(first?.data?.postDeleted).toBe(String(created.id));
+    await client.dispose();
+  });
+
+  it('a non-subscribable model has no subscription field', async () => {
+    const res = await fetch(`${ref.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { subscriptionType { fields { name } } } }' }),
+    });
+    const body = (await res.json()) as { data: { __schema: { subscriptionType: { fields: { name: string }[] } } } };
+    expect(body.data.__schema.subscriptionType.fields.map((f) => f.name).sort()).toEqual(['postChanged', 'postDeleted']);
+  });
+});
