@@ -102,6 +102,10 @@ describe('GraphQL reads on the reference app', () => {
     expect(res.status).toBe(415);
     const deep = await gql('{ posts { author { posts { author { posts { author { posts { author { posts { author { posts { author { name } } } } } } } } } } } } }');
     expect(deep.body.errors?.[0]?.message).toMatch(/nested/);
+    const aliases = Array.from({ length: 300 }, (_, i) => `p${i}: posts(limit: 200) { id }`).join(' ');
+    const costly = await gql(`{ ${aliases} }`);
+    expect(costly.body.errors?.[0]?.message).toMatch(/costs/);
+    expect(costly.body.data).toBeUndefined();
   });
 
   it('is CSRF-exempt: a POST carrying the session cookie is not refused', async () => {

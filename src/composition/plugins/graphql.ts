@@ -3,7 +3,7 @@ import { createHandler } from 'graphql-http';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import type { HttpRequest, HttpResponse } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
-import { depthLimit } from '../../adapters/graphql/depth-limit.js';
+import { complexityLimit, depthLimit } from '../../adapters/graphql/depth-limit.js';
 import { formatGraphqlError } from '../../adapters/graphql/error-mapping.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
@@ -127,6 +127,7 @@ export class GraphqlPlugin implements Plugin {
       validationRules: [
         ...specifiedRules,
         depthLimit(12),
+        complexityLimit(50_000),
         ...((this.introspectionOn ?? !ctx.production) ? [] : [NoSchemaIntrospectionCustomRule]),
       ],
       formatError: (err) => formatGraphqlError(err as never),
