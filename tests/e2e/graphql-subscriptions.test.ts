@@ -2,6 +2,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { HttpClient } from '../support/http-client.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /** Collects the first `n` results of a subscription, then disposes it. */
@@ -62,6 +63,30 @@ describe('GraphQL subscriptions (post is subscribable)', () => {
     const [first] = await sub.results;
     expect(first?.data?.postDeleted).toBe(String(created.id));
     await client.dispose();
+  });
+
+  it('over WebSocket the caller is identified by a bearer connection parameter or the session cookie', async () => {
+    const wsUrl = `${ref.url.replace('http://', 'ws://')}/graphql/ws`;
+    const login = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'staff', password: 'staff-password-1' }) });
+    const { token } = (await login.json()) as { token: string };
+    const form = new HttpClient(ref.url);
+    await form.form('/auth/login', { username: 'staff', password: 'staff-password-1' });
+    const cookie = `portico_session=${form.cookies.get('portico_session') as string}`;
+    class CookieSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie } });
+      }
+    }
+    const viaToken = createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+    const viaCookie = createWsClient({ url: wsUrl, webSocketImpl: CookieSocket, retryAttempts: 0 });
+    const query = { query: 'subscription { postChanged(id: "4") { score } }' };
+    const a = take<{ data?: { postChanged: { score: number | null } } }>((sink) => viaToken.subscribe(query, sink as never), 1);
+    const b = take<{ data?: { postChanged: { score: number | null } } }>((sink) => viaCookie.subscribe(query, sink as never), 1);
+    await Promise.all([a.ready, b.ready]);
+    await ref.app.store.update('post', 4, { title: 'seen by staff' });
+    expect((await a.results)[0]?.data?.postChanged.score).toBe(42);
+    expect((await b.results)[0]?.data?.postChanged.score).toBe(42);
+    await Promise.all([viaToken.dispose(), viaCookie.dispose()]);
   });
 
   it('a non-subscribable model has no subscription field', async () => {

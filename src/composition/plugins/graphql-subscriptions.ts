@@ -46,14 +46,15 @@ export function sseRoutes(path: string, schema: GraphQLSchema, context: (req: Ht
 
 /**
  * `GET <path>` upgraded to a WebSocket speaking `graphql-transport-ws` (graphql-ws): standard
- * clients work unchanged. The caller is identified from the upgrade request's Authorization
- * header or the `authorization` connection parameter. Returns the function that closes it.
+ * clients work unchanged. The caller is identified from the `authorization` connection
+ * parameter, the upgrade request's Authorization header, or its session cookie. Returns the
+ * function that closes it.
  */
 export function serveWebSocket(
   server: Server,
   path: string,
   schema: GraphQLSchema,
-  context: (headers: { authorization: string | undefined }) => Promise<GraphqlContext>,
+  context: (headers: { authorization: string | undefined; cookie: string | undefined }) => Promise<GraphqlContext>,
 ): () => Promise<void> {
   const wss = new WebSocketServer({ server, path });
   const disposable = useServer(
@@ -63,7 +64,7 @@ export function serveWebSocket(
         const request = (ctx.extra as { request: IncomingMessage }).request;
         const param = (ctx.connectionParams as { authorization?: unknown } | undefined)?.authorization;
         const header = request.headers.authorization;
-        return context({ authorization: typeof param === 'string' ? param : header });
+        return context({ authorization: typeof param === 'string' ? param : header, cookie: request.headers.cookie });
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),
     },

@@ -1,7 +1,7 @@
 import { NoSchemaIntrospectionCustomRule, specifiedRules, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import type { HttpRequest, HttpResponse } from '../../adapters/http-koa/http-route.js';
+import type { HttpRequest, HttpResponse, SessionHandle } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { complexityLimit, depthLimit } from '../../adapters/graphql/depth-limit.js';
 import { formatGraphqlError } from '../../adapters/graphql/error-mapping.js';
@@ -11,7 +11,9 @@ import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
 import { serveWebSocket, sseRoutes } from './graphql-subscriptions.js';
+import type { SessionManager } from '../../application/auth/session-manager.js';
 import type { TokenManager } from '../../application/auth/token-manager.js';
+import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
 import type { Identity } from '../../domain/auth/identity.js';
 
 /**
@@ -157,13 +159,41 @@ export class GraphqlPlugin implements Plugin {
       const tokens = () => ctx.lookup<TokenManager>('tokens');
       ctx.onListen((server) =>
         serveWebSocket(server, `${this.path}/ws`, schema, async (headers) =>
-          contextFor(await resolveIdentity(this.backend, { authorization: headers.authorization, session: undefined, tokens: tokens() })),
+          contextFor(
+            await resolveIdentity(this.backend, {
+              authorization: headers.authorization,
+              session: readOnlySession(ctx.lookup<SessionManager>('sessions'), headers.cookie),
+              tokens: tokens(),
+            }),
+          ),
         ),
       );
       ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL subscriptions over SSE' });
       ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL subscriptions over WebSocket' });
     }
   }
+}
+
+/** The session of a WebSocket upgrade request, for identification only (no flash, no login there). */
+function readOnlySession(sessions: SessionManager | undefined, cookieHeader: string | undefined): SessionHandle | undefined {
+  const token = cookieHeader
+    ?.split(';')
+    .map((p) => p.trim().split('='))
+    .find(([name]) => name === SESSION_COOKIE)?.[1];
+  if (!sessions || !token) return undefined;
+  const unavailable = async (): Promise<never> => {
+    throw new Error('sessions are read-only over WebSocket');
+  };
+  return {
+    user: async () => {
+      const record = await sessions.load(token);
+      return record ? sessions.user(record) : null;
+    },
+    flash: unavailable,
+    takeFlash: async () => [],
+    login: unavailable,
+    logout: unavailable,
+  };
 }
 
 /** Creates the GraphQL plugin. */
