@@ -5,9 +5,9 @@ import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { Value } from '../../domain/model/types.js';
 import type { SignalEvent } from '../../ports/event-bus.js';
 import type { GraphqlContext } from './build-schema.js';
+import { keyOf } from './loaders.js';
 import { signalIterator } from './signal-iterator.js';
 
-const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
 
 /**
  * Subscriptions for models marked subscribable (SPEC "GraphQL", "Events" 2): `postChanged(id)`

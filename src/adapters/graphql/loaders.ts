@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
 
-const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
+/** A map key for a column value (Dates by instant). */
+export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
 
 /**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared

@@ -32,7 +32,11 @@ export function setCookie(ctx: Koa.Context, name: string, value: string, options
 
 /** The value of cookie `name` on the request, if any. */
 export function readCookie(ctx: Koa.Context, name: string): string | undefined {
-  const header = ctx.get('cookie');
+  return cookieValue(ctx.get('cookie'), name);
+}
+
+/** The value of cookie `name` in a Cookie header, if any. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');

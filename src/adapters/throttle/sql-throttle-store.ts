@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Clock } from '../../ports/clock.js';
 import type { ThrottleHit, ThrottleStore } from '../../ports/throttle-store.js';
+import { parseTimestampText } from '../../domain/model/values.js';
 
 /** The upsert of one hit, with `ts` the placeholder of a timestamp (a cast on PostgreSQL). */
 function hitSql(ts: string): string {
@@ -82,8 +83,7 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
 /**
  * Epoch milliseconds of a stored `window_ends_at`: a number (SQLite), a Date, or PostgreSQL's
  * timestamptz text (`2026-01-02 03:04:05.678+00`, `…+05:30`), which MikroORM's pg type parser
- * leaves as a string. Mirrors `parseTimestampText` in the SQL persistence adapter, which this
- * adapter may not import (adapters do not import other adapters, DESIGN.md §2).
+ * leaves as a string.
  */
 function decodeTimestamp(raw: unknown): number {
   if (typeof raw === 'number') return raw;
@@ -91,7 +91,7 @@ function decodeTimestamp(raw: unknown): number {
   if (raw instanceof Date) return raw.getTime();
   const text = String(raw);
   if (/^\d+$/.test(text)) return Number(text);
-  const ms = new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')).getTime();
+  const ms = parseTimestampText(text).getTime();
   if (Number.isNaN(ms)) throw new Error(`auth_throttle: unreadable window_ends_at ${JSON.stringify(text)}`);
   return ms;
 }

@@ -36,10 +36,8 @@ export class UpdateRow {
       }
     }
     const table = resource.model.table;
-    if (!parent && this.nested?.applies(resource, body)) {
-      await findScoped(this.store, resource, identity, id);
-      return this.nested.update(resource, identity, id, body);
-    }
+    // The nested writer's gate checks the scoped row inside the transaction.
+    if (!parent && this.nested?.applies(resource, body)) return this.nested.update(resource, identity, id, body);
     const updated = await this.store.transaction(async (tx) => {
       await findScoped(tx, resource, identity, id, parent);
       return tx.update(table, id, changes);

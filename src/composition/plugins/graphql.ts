@@ -13,6 +13,7 @@ import { graphiqlRoutes } from './graphiql-page.js';
 import { serveWebSocket, sseRoutes } from './graphql-subscriptions.js';
 import type { SessionManager } from '../../application/auth/session-manager.js';
 import type { TokenManager } from '../../application/auth/token-manager.js';
+import { cookieValue } from '../../adapters/http-koa/cookies.js';
 import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
 import type { Identity } from '../../domain/auth/identity.js';
 
@@ -176,10 +177,7 @@ export class GraphqlPlugin implements Plugin {
 
 /** The session of a WebSocket upgrade request, for identification only (no flash, no login there). */
 function readOnlySession(sessions: SessionManager | undefined, cookieHeader: string | undefined): SessionHandle | undefined {
-  const token = cookieHeader
-    ?.split(';')
-    .map((p) => p.trim().split('='))
-    .find(([name]) => name === SESSION_COOKIE)?.[1];
+  const token = cookieValue(cookieHeader, SESSION_COOKIE);
   if (!sessions || !token) return undefined;
   const unavailable = async (): Promise<never> => {
     throw new Error('sessions are read-only over WebSocket');

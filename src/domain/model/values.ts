@@ -88,3 +88,11 @@ export function compareValues(type: ColumnType, a: Value, b: Value): number {
   const y = typeof b === 'string' ? b : JSON.stringify(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/**
+ * Parses a timestamp as databases hand it back in text: PostgreSQL's timestamptz output
+ * (`2026-01-02 03:04:05.678+00`, `…+05:30`) or ISO 8601. Invalid text gives an Invalid Date.
+ */
+export function parseTimestampText(text: string): Date {
+  return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+}

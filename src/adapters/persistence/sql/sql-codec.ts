@@ -1,6 +1,7 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
+import { parseTimestampText } from '../../../domain/model/values.js';
 
 /** Converts a canonical domain value to what the driver stores. */
 export function encodeValue(col: ColumnDef, v: Value, dialect: Dialect): unknown {
@@ -66,10 +67,4 @@ export function decodeRow(model: ModelDef, raw: Record<string, unknown>): Row {
   const out: Row = {};
   for (const col of model.columns) out[col.name] = decodeValue(col, raw[col.name]);
   return out;
-}
-
-/** Parses PostgreSQL's timestamptz text (`2026-01-02 03:04:05.678+00`, `…+05:30`) or ISO 8601. */
-export function parseTimestampText(text: string): Date {
-  const iso = text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
-  return new Date(iso);
 }
