@@ -23,7 +23,7 @@ export const REFERENCE_MODELS = [
       created_at: c.timestamp().defaultNow(),
       deleted_at: c.timestamp().nullable(),
     },
-    { manyToMany: { tags: { target: 'tag', through: 'post_tags' } } },
+    { manyToMany: { tags: { target: 'tag', through: 'post_tags' } }, setOnCreate: { created_by_id: (who) => who.id } },
   ),
   defineModel('comment', {
     id: c.id(),

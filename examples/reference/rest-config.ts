@@ -63,7 +63,6 @@ export const REFERENCE_RESOURCES: ResourceConfig[] = [
     bulk: true,
     nested: [{ key: 'comments', table: 'comment' }],
     actions: [publishAction, recentAction],
-    setOnCreate: { created_by_id: (identity) => identity.id },
   },
   { table: 'comment', permission: AllowAny, hide: ['moderation_note'], nested: [{ key: 'replies', table: 'reply' }] },
   { table: 'reply', permission: AllowAny },

@@ -76,8 +76,10 @@ export function buildContainer(url: string, registry: ModelRegistry, migrations:
   container.bind<readonly MigrationDef[]>(TOKENS.Migrations).toConstantValue(migrations);
   container.bind<Clock>(TOKENS.Clock).toConstantValue(overrides.clock ?? systemClock);
   container.bind<RandomSource>(TOKENS.Random).toConstantValue(overrides.random ?? cryptoRandomSource);
-  container.bind<EventBus>(TOKENS.Events).toResolvedValue(() => overrides.events ?? new MemoryEventBus());
   container.bind<Logger>(TOKENS.Logger).toResolvedValue(() => overrides.logger ?? createPinoLogger());
+  container
+    .bind<EventBus>(TOKENS.Events)
+    .toResolvedValue((logger: Logger) => overrides.events ?? new MemoryEventBus((err, what) => logger.error({ err }, `${what} failed after commit`)), [TOKENS.Logger]);
   container
     .bind<PasswordHasher>(TOKENS.Hasher)
     .toResolvedValue(() => overrides.hasher ?? new BoundedPasswordHasher(new Argon2PasswordHasher()));

@@ -18,19 +18,38 @@ export type TopicHandler = (payload: unknown) => void | Promise<void>;
 
 /**
  * Model signals plus a name-keyed publish/subscribe channel for application events.
- * Handlers run in registration order and are awaited; a throwing `pre_*` handler aborts the write.
+ *
+ * Two moments (DESIGN §3 "events and commits"):
+ * - `on` handlers run inside the writing transaction, in registration order, awaited; a throwing
+ *   `pre_*` (or `post_*`) handler aborts the write.
+ * - `onCommitted` handlers and topic subscribers hear what happened inside a transaction only
+ *   after it commits, in the order it happened, and never after a rollback. A failing handler
+ *   there is reported, never turned into a failure of the write that already committed.
+ *
+ * Stores run every transaction inside `unitOfWork`, which is what holds the events back.
  *
  * @example
  * const off = bus.on('post_save', 'post', (e) => console.log(e.row.id));
+ * bus.onCommitted('post_save', 'post', (e) => notifyClients(e.row));
  * bus.subscribe('order.paid', (p) => ...); await bus.publish('order.paid', { id: 1 });
  */
 export interface EventBus {
-  /** Listens to a signal on one table, or on every table with `'*'`; returns an unsubscribe function. */
+  /** Listens to a signal on one table, or on every table with `'*'`, inside the transaction; returns an unsubscribe function. */
   on(signal: SignalName, table: string, handler: SignalHandler): () => void;
-  /** Fires a signal to its handlers, awaiting each in turn. */
+  /** Listens to a signal once its transaction has committed; returns an unsubscribe function. */
+  onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void;
+  /** Fires a signal to its `on` handlers, awaiting each in turn, and queues it for the `onCommitted` ones. */
   emit(event: SignalEvent): Promise<void>;
   /** Listens to an application topic; returns an unsubscribe function. */
   subscribe(topic: string, handler: TopicHandler): () => void;
-  /** Delivers a payload to every subscriber of `topic`, awaiting each. */
+  /**
+   * Delivers a payload to every subscriber of `topic`: at once (awaiting each, errors propagate)
+   * outside a transaction, after the commit inside one.
+   */
   publish(topic: string, payload: unknown): Promise<void>;
+  /**
+   * Runs `work` as one unit: committed-signal and topic deliveries caused inside it wait until it
+   * resolves and are dropped when it throws. A unit inside a unit joins the outer one.
+   */
+  unitOfWork<T>(work: () => Promise<T>): Promise<T>;
 }

@@ -195,6 +195,106 @@ export function recordStoreContract(backend: Backend): void {
     });
   });
 
+  describe('RS-pergroup', () => {
+    /** Titles of a find on article, in result order. */
+    const titles = async (q: Parameters<RecordStore['find']>[1]) => (await store.find('article', q)).map((r) => r.title);
+    const byWriter = (limit: number) => ({ column: 'writer_id', limit });
+
+    it('RS-pergroup-1 keeps at most N rows per group (larger, smaller and empty groups), then pages the whole result', async () => {
+      const [a, b] = await insMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      await insMany('article', [
+        { title: 'a1', writer_id: a?.id },
+        { title: 'b1', writer_id: b?.id },
+        { title: 'a2', writer_id: a?.id },
+        { title: 'a3', writer_id: a?.id },
+        { title: 'a4', writer_id: a?.id },
+      ]);
+      expect(await titles({ perGroup: byWriter(2) })).toEqual(['a1', 'b1', 'a2']);
+      expect(await titles({ perGroup: byWriter(10) })).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+      expect(await titles({ perGroup: byWriter(1.9) })).toEqual(['a1', 'b1']);
+      // limit and offset apply to the whole result, after the per-group cut.
+      expect(await titles({ perGroup: byWriter(2), limit: 2 })).toEqual(['a1', 'b1']);
+      expect(await titles({ perGroup: byWriter(2), limit: 5, offset: 1 })).toEqual(['b1', 'a2']);
+    });
+
+    it('RS-pergroup-2 takes each group in the query order, ties broken by primary key', async () => {
+      const [a, b] = await insMany('writer', [{ name: 'a' }, { name: 'b' }]);
+      // Keys inserted out of order, so storage order is not key order.
+      await insMany('article', [
+        { id: 30, title: 'a30', writer_id: a?.id, score: 5, rating: 1 },
+        { id: 20, title: 'a20', writer_id: a?.id, score: 9, rating: null },
+        { id: 10, title: 'a10', writer_id: a?.id, score: 5, rating: 2 },
+        { id: 25, title: 'b25', writer_id: b?.id, score: 1, rating: null },
+        { id: 15, title: 'b15', writer_id: b?.id, score: 7, rating: 3 },
+      ]);
+      const desc = (column: string) => ({ column, direction: 'desc' as const });
+      const asc = (column: string) => ({ column, direction: 'asc' as const });
+      expect(await titles({ orderBy: [desc('score')], perGroup: byWriter(2) })).toEqual(['a20', 'b15', 'a10', 'b25']);
+      expect(await titles({ orderBy: [desc('score'), desc('id')], perGroup: byWriter(2) })).toEqual(['a20', 'b15', 'a30', 'b25']);
+      expect(await titles({ orderBy: [desc('score')], perGroup: byWriter(1) })).toEqual(['a20', 'b15']);
+      expect(await titles({ perGroup: byWriter(1) })).toEqual(['a10', 'b15']);
+      // Null placement is the one of find: nulls last ascending, first descending.
+      expect(await titles({ orderBy: [asc('rating')], perGroup: byWriter(1) })).toEqual(['a30', 'b15']);
+      expect(await titles({ orderBy: [desc('rating')], perGroup: byWriter(1) })).toEqual(['a20', 'b25']);
+    });
+
+    it('RS-pergroup-3 a limit of 0 (or less) yields nothing', async () => {
+      const w = await writer();
+      await insMany('article', [{ title: 'x', writer_id: w.id }, { title: 'y', writer_id: w.id }]);
+      expect(await store.find('article', { perGroup: byWriter(0) })).toEqual([]);
+      expect(await store.find('article', { perGroup: byWriter(-3) })).toEqual([]);
+    });
+
+    it('RS-pergroup-4 soft-deleted rows are excluded and do not use up a group\'s quota', async () => {
+      const w = await writer();
+      const [gone] = await insMany('article', [
+        { title: 'gone', writer_id: w.id },
+        { title: 'live1', writer_id: w.id },
+        { title: 'live2', writer_id: w.id },
+      ]);
+      await store.delete('article', gone?.id);
+      expect(await titles({ perGroup: byWriter(1) })).toEqual(['live1']);
+      expect(await titles({ perGroup: byWriter(2) })).toEqual(['live1', 'live2']);
+      expect(await titles({ perGroup: byWriter(1), withDeleted: true })).toEqual(['gone']);
+    });
+
+    it('RS-pergroup-5 rejects an unknown group column with invalid_input', async () => {
+      await expect(store.find('article', { perGroup: { column: 'nope', limit: 1 } })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.find('article', { perGroup: { column: 'nope', limit: 1 } })).rejects.toBeInstanceOf(DomainError);
+    });
+
+    it('RS-pergroup-6 combines with a where condition, e.g. `in` on the group column (one batch of parents)', async () => {
+      const [a, b, c] = await insMany('writer', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+      await insMany('article', [
+        { title: 'a1', writer_id: a?.id },
+        { title: 'b1', writer_id: b?.id },
+        { title: 'c1', writer_id: c?.id, published: true },
+        { title: 'a2', writer_id: a?.id, published: true },
+        { title: 'c2', writer_id: c?.id },
+        { title: 'a3', writer_id: a?.id, published: true },
+      ]);
+      const batch = { column: 'writer_id', op: 'in' as const, value: [a?.id, c?.id] };
+      expect(await titles({ where: batch, perGroup: byWriter(1) })).toEqual(['a1', 'c1']);
+      expect(await titles({ where: batch, perGroup: byWriter(2) })).toEqual(['a1', 'c1', 'a2', 'c2']);
+      // The condition filters before the per-group cut.
+      const published = { all: [batch, { column: 'published', op: 'eq' as const, value: true }] };
+      expect(await titles({ where: published, perGroup: byWriter(1) })).toEqual(['c1', 'a2']);
+      expect(await titles({ where: { column: 'writer_id', op: 'in', value: [] }, perGroup: byWriter(1) })).toEqual([]);
+    });
+
+    it('RS-pergroup-7 null values of the group column form one group', async () => {
+      const w = await writer();
+      await insMany('article', [
+        { title: 'n1', writer_id: w.id, rating: null },
+        { title: 'r1', writer_id: w.id, rating: 1.5 },
+        { title: 'n2', writer_id: w.id, rating: null },
+        { title: 'r2', writer_id: w.id, rating: 1.5 },
+        { title: 's1', writer_id: w.id, rating: 2 },
+      ]);
+      expect(await titles({ perGroup: { column: 'rating', limit: 1 } })).toEqual(['n1', 'r1', 's1']);
+    });
+  });
+
   describe('RS-write', () => {
     it('RS-write-1 update changes the row, keeps the key and answers null for a missing row', async () => {
       const w = await writer();

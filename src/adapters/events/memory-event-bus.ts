@@ -1,19 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EventBus, SignalEvent, SignalHandler, SignalName, TopicHandler } from '../../ports/event-bus.js';
 
-/** In-process event bus: signal handlers keyed by (signal, table), topic handlers by name. */
+/** A delivery held until its unit of work commits. */
+type Pending = () => Promise<void>;
+
+/** Where handler failures after a commit go (they cannot fail the committed write). */
+export type DeliveryErrorHandler = (error: unknown, what: string) => void;
+
+/**
+ * In-process event bus: signal handlers keyed by (signal, table), topic handlers by name.
+ * Deliveries caused inside a unit of work (a store transaction) are queued in an
+ * AsyncLocalStorage frame and run, in order, once the unit resolves; a rejected unit drops them.
+ */
 export class MemoryEventBus implements EventBus {
   private readonly signals = new Map<string, SignalHandler[]>();
+  private readonly committed = new Map<string, SignalHandler[]>();
   private readonly topics = new Map<string, TopicHandler[]>();
+  private readonly unit = new AsyncLocalStorage<Pending[]>();
+
+  constructor(private readonly onDeliveryError: DeliveryErrorHandler = (error, what) => console.error(`portico: ${what} failed`, error)) {}
 
   on(signal: SignalName, table: string, handler: SignalHandler): () => void {
     return add(this.signals, `${signal}:${table}`, handler);
   }
 
+  onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void {
+    return add(this.committed, `${signal}:${table}`, handler);
+  }
+
   async emit(event: SignalEvent): Promise<void> {
-    const specific = this.signals.get(`${event.signal}:${event.table}`) ?? [];
-    const wildcard = this.signals.get(`${event.signal}:*`) ?? [];
-    if (specific.length === 0 && wildcard.length === 0) return;
-    for (const handler of [...specific, ...wildcard]) await handler(event);
+    for (const handler of handlersOf(this.signals, event)) await handler(event);
+    if (handlersOf(this.committed, event).length === 0) return;
+    await this.afterCommit(`${event.signal} on ${event.table}`, async () => {
+      for (const handler of handlersOf(this.committed, event)) await handler(event);
+    });
   }
 
   subscribe(topic: string, handler: TopicHandler): () => void {
@@ -21,8 +41,41 @@ export class MemoryEventBus implements EventBus {
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {
-    for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
+    const deliver = async () => {
+      for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
+    };
+    if (this.unit.getStore()) await this.afterCommit(`topic ${topic}`, deliver);
+    else await deliver();
   }
+
+  async unitOfWork<T>(work: () => Promise<T>): Promise<T> {
+    if (this.unit.getStore()) return work();
+    const pending: Pending[] = [];
+    const result = await this.unit.run(pending, work);
+    // Delivered outside the frame: a handler that writes starts a unit of its own.
+    await this.unit.exit(async () => {
+      for (const deliver of pending) await deliver();
+    });
+    return result;
+  }
+
+  /** Runs `deliver` now outside a unit, else when the unit commits; failures are reported, not thrown. */
+  private async afterCommit(what: string, deliver: Pending): Promise<void> {
+    const safe = async () => {
+      try {
+        await deliver();
+      } catch (error) {
+        this.onDeliveryError(error, what);
+      }
+    };
+    const pending = this.unit.getStore();
+    if (pending) pending.push(safe);
+    else await safe();
+  }
+}
+
+function handlersOf<H>(map: Map<string, H[]>, event: SignalEvent): H[] {
+  return [...(map.get(`${event.signal}:${event.table}`) ?? []), ...(map.get(`${event.signal}:*`) ?? [])];
 }
 
 function add<H>(map: Map<string, H[]>, key: string, handler: H): () => void {

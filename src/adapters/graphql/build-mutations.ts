@@ -8,12 +8,16 @@ import {
   valueFromASTUntyped,
   type GraphQLFieldConfig,
   type GraphQLObjectType,
+  type GraphQLInputFieldConfig,
 } from 'graphql';
-import { DomainError } from '../../domain/errors/domain-error.js';
+import { CreateRecord } from '../../application/write/create-record.js';
+import { DeleteRecord } from '../../application/write/delete-record.js';
+import { UpdateRecord } from '../../application/write/update-record.js';
+import type { WriteSurface } from '../../application/write/write-body.js';
 import { fieldName, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
-import { ALWAYS_PRIVILEGED, PASSWORD_HASH } from '../../domain/rest/field-policy.js';
+import { fieldPolicy } from '../../domain/rest/field-policy.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
@@ -34,25 +38,36 @@ function fromId(col: ColumnDef | undefined, v: unknown): Value {
   return v as Value;
 }
 
-/** Columns a GraphQL writer may set (SPEC "GraphQL" 8): not generated keys, not hidden, never privileged or password_hash. */
-function writable(model: ModelDef, config: GraphqlConfig): ColumnDef[] {
+/** GraphQL's write surface of a model: the model's write policy plus GraphQL's own hide list (SPEC "GraphQL" 3). */
+export function graphqlSurface(model: ModelDef, config: GraphqlConfig): WriteSurface {
+  return { model, policy: fieldPolicy(model, { table: model.table, hide: [...(config.hidden.get(model.table) ?? [])] }) };
+}
+
+/**
+ * The input fields of a model: what the shared write path accepts (not generated keys, hidden,
+ * noform or server-set columns, never `password_hash`), plus the privileged columns, which the
+ * write path refuses with `privileged_field` so a caller learns why rather than meeting a schema error.
+ */
+function inputColumns(surface: WriteSurface): ColumnDef[] {
+  const { model, policy } = surface;
   return model.columns.filter(
-    (c) =>
-      !(c.primary && (c.pkKind === 'int-auto' || c.pkKind === 'uuid')) &&
-      c.name !== PASSWORD_HASH &&
-      !c.hidden &&
-      !c.noform &&
-      !c.privileged &&
-      !ALWAYS_PRIVILEGED.has(c.name) &&
-      !config.hidden.get(model.table)?.has(c.name),
+    (c) => !(c.primary && (c.pkKind === 'int-auto' || c.pkKind === 'uuid')) && !model.setOnCreate[c.name] && (policy.writable(c.name) || policy.privileged(c.name)),
   );
+}
+
+function inputField(surface: WriteSurface, c: ColumnDef, required: boolean): GraphQLInputFieldConfig {
+  const type = columnScalar(c, JsonInput);
+  return {
+    type: required ? new GraphQLNonNull(type) : type,
+    ...(surface.policy.privileged(c.name) ? { description: 'Privileged: refused with privileged_field from API callers.' } : {}),
+  };
 }
 
 /**
  * Mutations for models marked mutable (SPEC "GraphQL types" 4, "GraphQL" 8): `createPost(data:
  * PostInput!)`, `updatePost(id, data: PostPatch!)` (reads the stored row back), `deletePost(id)`
- * → Boolean. They go through the RecordStore's write path (defaults, value checks, signals,
- * soft delete); privileged columns and `password_hash` are not in the input types at all.
+ * → Boolean. They run the same application use cases as REST (CreateRecord, UpdateRecord,
+ * DeleteRecord): the model's write policy, server-set columns, defaults, value checks, signals.
  */
 export function buildMutations(
   registry: ModelRegistry,
@@ -61,21 +76,21 @@ export function buildMutations(
   types: ReadonlyMap<string, GraphQLObjectType>,
 ): Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> {
   const fields: Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> = {};
+  const create = new CreateRecord();
+  const update = new UpdateRecord();
+  const remove = new DeleteRecord();
   for (const [table, gate] of mutable) {
     const model = registry.require(table);
     const type = types.get(table);
     if (!type) continue;
-    const cols = writable(model, config);
+    const surface = graphqlSurface(model, config);
+    const cols = inputColumns(surface);
     const name = typeName(table);
-    const required = (c: ColumnDef) => !c.nullable && !c.default;
-    const Input = new GraphQLInputObjectType({
-      name: `${name}Input`,
-      fields: Object.fromEntries(cols.map((c) => [c.name, { type: required(c) ? new GraphQLNonNull(columnScalar(c, JsonInput)) : columnScalar(c, JsonInput) }])),
-    });
-    const patchCols = cols.filter((c) => !c.primary);
+    const required = (c: ColumnDef) => !c.nullable && !c.default && !surface.policy.privileged(c.name);
+    const Input = new GraphQLInputObjectType({ name: `${name}Input`, fields: Object.fromEntries(cols.map((c) => [c.name, inputField(surface, c, required(c))])) });
     const Patch = new GraphQLInputObjectType({
       name: `${name}Patch`,
-      fields: Object.fromEntries(patchCols.map((c) => [c.name, { type: columnScalar(c, JsonInput) }])),
+      fields: Object.fromEntries(cols.filter((c) => !c.primary).map((c) => [c.name, inputField(surface, c, false)])),
     });
     const pk = model.columns.find((c) => c.primary);
     const toRow = (data: Record<string, unknown>): Row =>
@@ -90,7 +105,7 @@ export function buildMutations(
       args: { data: { type: new GraphQLNonNull(Input) } },
       resolve: async (_src, args: { data: Record<string, unknown> }, ctx) => {
         allowed(ctx);
-        return ctx.store.insert(table, toRow(args.data));
+        return create.execute(ctx.store, surface, ctx.identity, toRow(args.data));
       },
     };
     fields[`update${cap}`] = {
@@ -98,9 +113,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(Patch) } },
       resolve: async (_src, args: { id: string; data: Record<string, unknown> }, ctx) => {
         allowed(ctx);
-        const row = await ctx.store.update(table, fromId(pk, args.id), toRow(args.data));
-        if (!row) throw new DomainError('not_found', `${table} ${args.id} not found`);
-        return row;
+        return update.execute(ctx.store, surface, ctx.identity, fromId(pk, args.id), toRow(args.data));
       },
     };
     fields[`delete${cap}`] = {
@@ -108,8 +121,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
       resolve: async (_src, args: { id: string }, ctx) => {
         allowed(ctx);
-        const done = await ctx.store.delete(table, fromId(pk, args.id));
-        if (!done) throw new DomainError('not_found', `${table} ${args.id} not found`);
+        await remove.execute(ctx.store, model, fromId(pk, args.id));
         return true;
       },
     };

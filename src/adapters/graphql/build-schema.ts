@@ -33,6 +33,8 @@ export type GraphqlContext = {
   readonly loaders: Loaders;
   readonly store: RecordStore;
   readonly events: EventBus;
+  /** Aborted when the client leaves: resolvers stop reading. */
+  readonly signal: AbortSignal;
 };
 
 /** DESIGN §3: list fields default to 50 and are capped at 200. */
@@ -46,6 +48,15 @@ function serialize(v: Value | undefined, col: ColumnDef): unknown {
   if (v instanceof Date) return v.toISOString();
   if (col.primary || col.references) return String(v);
   return v;
+}
+
+/** A page-size argument: absent means the default (introspection shows it), above the cap is clamped, negative is refused. */
+const pageArg = (description: string) => ({ type: GraphQLInt, defaultValue: LIST_DEFAULT, description: `${description} (default ${LIST_DEFAULT}, at most ${LIST_MAX})` });
+
+function pageSize(name: string, value: number | null | undefined): number {
+  if (value === null || value === undefined) return LIST_DEFAULT;
+  if (value < 0) throw new DomainError('invalid_input', `${name} must not be negative (got ${value})`, [{ field: name, message: 'must not be negative' }]);
+  return Math.min(value, LIST_MAX);
 }
 
 const forbidden = (table: string) => new GraphQLError(`not allowed to read ${table}`, { extensions: { code: 'FORBIDDEN' } });
@@ -117,9 +128,10 @@ export function buildGraphqlSchema(
           if (fields[name]) continue;
           fields[name] = {
             type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(types.get(child.table) as GraphQLObjectType))),
-            resolve: async (row, _args, ctx) => {
+            args: { limit: pageArg('Most rows per parent') },
+            resolve: async (row, args: { limit?: number | null }, ctx) => {
               checkGate(child.table, ctx.identity);
-              return ctx.loaders.byParent(child.table, ref.column).load(row[model.primaryKey] ?? null);
+              return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit)).load(row[model.primaryKey] ?? null);
             },
           };
         }
@@ -160,11 +172,14 @@ export function buildGraphqlSchema(
     const listType = new GraphQLList(new GraphQLNonNull(type));
     query[many] = {
       type: gated ? listType : new GraphQLNonNull(listType),
-      args: { limit: { type: GraphQLInt }, offset: { type: GraphQLInt } },
+      args: { limit: pageArg('Most rows'), offset: { type: GraphQLInt, defaultValue: 0 } },
       resolve: async (_src, args: { limit?: number | null; offset?: number | null }, ctx) => {
         checkGate(model.table, ctx.identity);
-        const limit = Math.min(Math.max(args.limit ?? LIST_DEFAULT, 0), LIST_MAX);
-        return ctx.store.find(model.table, { limit, offset: Math.max(args.offset ?? 0, 0) });
+        const limit = pageSize('limit', args.limit);
+        const offset = args.offset ?? 0;
+        if (offset < 0) throw new DomainError('invalid_input', `offset must not be negative (got ${offset})`, [{ field: 'offset', message: 'must not be negative' }]);
+        ctx.signal.throwIfAborted();
+        return ctx.store.find(model.table, { limit, offset });
       },
     };
     const Edge = new GraphQLObjectType({
@@ -177,7 +192,7 @@ export function buildGraphqlSchema(
     });
     query[`${many}Connection`] = {
       type: gated ? Connection : new GraphQLNonNull(Connection),
-      args: { first: { type: GraphQLInt }, after: { type: GraphQLString }, orderBy: { type: GraphQLString }, desc: { type: GraphQLBoolean } },
+      args: { first: pageArg('Page size'), after: { type: GraphQLString }, orderBy: { type: GraphQLString }, desc: { type: GraphQLBoolean } },
       resolve: async (_src, args: { first?: number | null; after?: string | null; orderBy?: string | null; desc?: boolean | null }, ctx) => {
         checkGate(model.table, ctx.identity);
         const orderBy = args.orderBy ?? pk.name;
@@ -187,8 +202,10 @@ export function buildGraphqlSchema(
           throw new DomainError('invalid_input', `orderBy "${orderBy}" is not a column of ${type.name}`, [{ field: 'orderBy', message: 'unknown column' }]);
         }
         const desc = args.desc ?? false;
-        const first = Math.min(Math.max(args.first ?? LIST_DEFAULT, 0), LIST_MAX);
+        const first = pageSize('first', args.first);
         const after = args.after ? decodeCursor(args.after, orderBy, desc) : undefined;
+        ctx.signal.throwIfAborted();
+        // One row beyond the page tells whether another page exists (SPEC "Limits": first + 1), even for first: 0.
         const rows = await ctx.store.find(model.table, {
           ...(after ? { where: afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) } : {}),
           orderBy: [
@@ -204,7 +221,13 @@ export function buildGraphqlSchema(
         }));
         return {
           edges,
-          pageInfo: { hasNextPage: rows.length > first, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+          // An empty page keeps the position it was asked from, so a pager resumes rather than restarting.
+          pageInfo: {
+            hasNextPage: rows.length > first,
+            hasPreviousPage: after !== undefined,
+            startCursor: edges[0]?.cursor ?? args.after ?? null,
+            endCursor: edges.at(-1)?.cursor ?? args.after ?? null,
+          },
         };
       },
     };

@@ -26,7 +26,7 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
   invalid_code: 'BAD_USER_INPUT',
   overloaded: 'SERVICE_UNAVAILABLE',
   invalid_query: 'BAD_USER_INPUT',
-  privileged_field: 'BAD_USER_INPUT',
+  privileged_field: 'privileged_field',
 };
 
 /**

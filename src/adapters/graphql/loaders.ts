@@ -7,8 +7,9 @@ export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString(
 
 /**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
- * across requests. `byId(table)` loads rows by primary key; `byParent(table, column)` loads the
- * child rows whose `column` is in the batch.
+ * across requests. `byId(table)` loads rows by primary key; `byParent(table, column, limit)` loads
+ * at most `limit` child rows per parent whose `column` is in the batch, in one statement. Every
+ * batch first checks the request's abort signal: an operation whose client left stops reading.
  */
 export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
@@ -17,6 +18,7 @@ export class Loaders {
   constructor(
     private readonly store: RecordStore,
     private readonly primaryKey: (table: string) => string,
+    private readonly signal?: AbortSignal,
   ) {}
 
   byId(table: string): DataLoader<Value, Row | null, string> {
@@ -24,6 +26,7 @@ export class Loaders {
     if (!loader) {
       loader = new DataLoader<Value, Row | null, string>(
         async (keys) => {
+          this.signal?.throwIfAborted();
           const rows = await this.store.getManyByIds(table, [...keys]);
           const pk = this.primaryKey(table);
           const found = new Map(rows.map((r) => [keyOf(r[pk]), r]));
@@ -36,13 +39,14 @@ export class Loaders {
     return loader;
   }
 
-  byParent(table: string, column: string): DataLoader<Value, Row[], string> {
-    const name = `${table}.${column}`;
+  byParent(table: string, column: string, limit: number): DataLoader<Value, Row[], string> {
+    const name = `${table}.${column}.${limit}`;
     let loader = this.parents.get(name);
     if (!loader) {
       loader = new DataLoader<Value, Row[], string>(
         async (keys) => {
-          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] } });
+          this.signal?.throwIfAborted();
+          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit } });
           const groups = new Map<string, Row[]>();
           for (const row of rows) {
             const k = keyOf(row[column]);

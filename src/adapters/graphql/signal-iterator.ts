@@ -1,21 +1,19 @@
 import type { EventBus, SignalEvent, SignalName } from '../../ports/event-bus.js';
 
 /**
- * The model signals of one table as an async iterator (SPEC "Events" 2: subscriptions are
- * driven by the signals). Events are queued after the writing transaction's turn, so a
- * subscriber re-reading the row sees what was committed; `return()` unsubscribes.
+ * The committed model signals of one table as an async iterator (SPEC "Events" 2: subscriptions
+ * are driven by the signals; DESIGN §3: delivered after the commit, never after a rollback, in
+ * order). `return()` unsubscribes.
  */
 export function signalIterator(events: EventBus, signal: SignalName, table: string, accept: (e: SignalEvent) => boolean): AsyncIterableIterator<SignalEvent> {
   const queue: SignalEvent[] = [];
   const waiting: ((r: IteratorResult<SignalEvent>) => void)[] = [];
   let done = false;
-  const off = events.on(signal, table, (event) => {
+  const off = events.onCommitted(signal, table, (event) => {
     if (done || !accept(event)) return;
-    setImmediate(() => {
-      const next = waiting.shift();
-      if (next) next({ value: event, done: false });
-      else queue.push(event);
-    });
+    const next = waiting.shift();
+    if (next) next({ value: event, done: false });
+    else queue.push(event);
   });
   const finish = (): Promise<IteratorResult<SignalEvent>> => {
     done = true;

@@ -42,6 +42,8 @@ export interface HttpRequest {
   readonly session: SessionHandle | undefined;
   /** The CSRF token to render into forms, when the security plugin is mounted. */
   readonly csrfToken: string | undefined;
+  /** Aborted when the client disconnects before the response is written (created on first use). */
+  readonly signal: AbortSignal;
   /**
    * Resolves the caller with `backend`, or with the app's authentication when omitted
    * (anonymous without any). Resolved once per request and backend.

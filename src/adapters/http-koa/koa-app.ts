@@ -54,6 +54,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
     target.register(route.path, methods, async (ctx) => {
       const session = ctx.state.session as SessionHandle | undefined;
       const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
+      let aborted: AbortController | undefined;
       const req: HttpRequest = {
         method: ctx.method,
         path: ctx.path,
@@ -69,6 +70,16 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
         get csrfToken(): string | undefined {
           const token = ctx.state.csrfToken as (() => string) | undefined;
           return token ? token() : undefined;
+        },
+        get signal(): AbortSignal {
+          if (!aborted) {
+            const controller = (aborted = new AbortController());
+            // The client left before the response was written: stop work done only for it.
+            ctx.res.once('close', () => {
+              if (!ctx.res.writableFinished) controller.abort(new Error('the client disconnected'));
+            });
+          }
+          return aborted.signal;
         },
         identity: (backend?: AuthBackend) => {
           let identity = identities.get(backend);

@@ -127,13 +127,17 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const filter = query.where ? this.condition(model, query.where) : undefined;
     for (const term of query.orderBy ?? []) this.column(model, term.column);
-    const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' as const }];
+    if (query.perGroup) this.column(model, query.perGroup.column);
+    const byKey = { column: model.primaryKey, direction: 'asc' as const };
+    const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : [byKey];
     const where = this.live(model, filter, query);
     return this.rawFind(model, {
-      orderBy,
+      // Which rows make a group's first `limit` must not depend on how the store breaks ties.
+      orderBy: query.perGroup && !orderBy.some((t) => t.column === model.primaryKey) ? [...orderBy, byKey] : orderBy,
       ...(where ? { where } : {}),
       ...(query.limit !== undefined ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
       ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
+      ...(query.perGroup ? { perGroup: { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) } } : {}),
     });
   }
 

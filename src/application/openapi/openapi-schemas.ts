@@ -2,7 +2,7 @@ import type { ColumnDef, ColumnType } from '../../domain/model/types.js';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../domain/rest/list-query.js';
 import { ERROR_CODES } from '../../domain/errors/codes.js';
 import type { RestResource } from '../rest/rest-resource.js';
-import { requiredForPut } from '../rest/update-row.js';
+import { requiredForReplace } from '../write/update-record.js';
 
 /** A JSON object of the document (a schema, an operation, a response, ...). */
 export type Json = Record<string, unknown>;
@@ -114,14 +114,14 @@ export function readSchema(resource: RestResource): Json {
 export function inputColumns(resource: RestResource): ColumnDef[] {
   const { policy, config } = resource;
   return resource.model.columns.filter(
-    (c) => policy.writable(c.name) && !policy.privileged(c.name) && !config.computed?.[c.name] && !config.setOnCreate?.[c.name] && !isGeneratedKey(c),
+    (c) => policy.writable(c.name) && !policy.privileged(c.name) && !config.computed?.[c.name] && !resource.model.setOnCreate[c.name] && !isGeneratedKey(c),
   );
 }
 
 export function inputSchemas(resource: RestResource): { input: Json; patch: Json } {
   const columns = inputColumns(resource);
   const properties = Object.fromEntries(columns.map((c) => [c.name, columnSchema(c, false)]));
-  const needed = new Set(requiredForPut(resource));
+  const needed = new Set(requiredForReplace(resource));
   // A caller-supplied (string) key has no default: a create must name it.
   const required = columns.filter((c) => needed.has(c.name) || (c.primary && !c.nullable && !c.default)).map((c) => c.name);
   return {

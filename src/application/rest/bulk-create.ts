@@ -4,7 +4,7 @@ import type { RecordStore } from '../../ports/record-store.js';
 import { atIndex, checkBatch } from './bulk-writes.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { authorize, type RestResource } from './rest-resource.js';
-import { withCallerFields, writableFields } from './write-body.js';
+import { withServerFields, writableFields } from '../write/write-body.js';
 
 /**
  * Bulk create (SPEC "Bulk endpoints"): one transaction; every item passes the field policy
@@ -22,7 +22,7 @@ export class BulkCreate {
     const items = checkBatch(body, 'the body');
     const rows = items.map((item, i) => {
       try {
-        return withCallerFields(resource, identity, writableFields(resource, item, i, parent), parent);
+        return withServerFields(resource.model, identity, writableFields(resource, item, i, parent), parent);
       } catch (error) {
         return atIndex(error, i);
       }

@@ -9,7 +9,7 @@ import { atIndex, checkBatch } from './bulk-writes.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
-import { writableFields } from './write-body.js';
+import { writableFields } from '../write/write-body.js';
 
 /**
  * Bulk partial update (SPEC "Bulk endpoints"): each item carries its primary key plus the

@@ -7,7 +7,7 @@ import type { Presented } from './hydrate-includes.js';
 import { updateNestedTreeGated, writeNestedTreeGated, type NestedSpec, type NestedWriteGate, type WrittenTree } from './nested-tree.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
-import { withCallerFields, writableFields } from './write-body.js';
+import { withServerFields, writableFields } from '../write/write-body.js';
 
 /**
  * Nested writes through REST (SPEC "Nested writes"): the tree writer behind the gate that keeps
@@ -44,7 +44,7 @@ export class NestedWrites {
       fields: (table, node, mode) => {
         const r = this.resourceOf(table);
         const fields = writableFields(r, node);
-        return mode === 'create' ? withCallerFields(r, identity, fields) : fields;
+        return mode === 'create' ? withServerFields(r.model, identity, fields) : fields;
       },
       mayCreate: (table) => authorize(this.resourceOf(table), identity, 'add'),
       mayUpdate: async (table, id, tx) => {

@@ -16,8 +16,6 @@ export interface ResourceConfig extends FieldConfig {
   readonly scope?: ScopeFn;
   /** A throttle such as `'100/min'` per caller (by user id, else IP). */
   readonly throttle?: string;
-  /** Columns set from the caller on create (for example `created_by_id`). */
-  readonly setOnCreate?: Readonly<Record<string, (identity: Identity) => Value>>;
   /** Collection-level bulk create, update and delete (SPEC "Bulk endpoints"; off by default). */
   readonly bulk?: boolean;
   /** Serve only under a parent: `/<prefix>/<parent>/{parent_id}/<table>` (SPEC "Parent-scoped sub-resources"). */

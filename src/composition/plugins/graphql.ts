@@ -1,16 +1,15 @@
-import { NoSchemaIntrospectionCustomRule, specifiedRules, type GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-http';
+import { Readable } from 'node:stream';
+import type { GraphQLSchema } from 'graphql';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import type { HttpRequest, HttpResponse, SessionHandle } from '../../adapters/http-koa/http-route.js';
+import type { HttpRequest, SessionHandle } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
-import { complexityLimit, depthLimit } from '../../adapters/graphql/depth-limit.js';
-import { formatGraphqlError } from '../../adapters/graphql/error-mapping.js';
+import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
+import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
-import { serveWebSocket, sseRoutes } from './graphql-subscriptions.js';
 import type { SessionManager } from '../../application/auth/session-manager.js';
 import type { TokenManager } from '../../application/auth/token-manager.js';
 import { cookieValue } from '../../adapters/http-koa/cookies.js';
@@ -20,8 +19,10 @@ import type { Identity } from '../../domain/auth/identity.js';
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
  * per-caller gates, hidden and private columns, relations batched per request, cursor
- * connections, over `POST /graphql` (GraphQL over HTTP via graphql-http; JSON only, 415 otherwise).
- * Mutations with `mutable`/`mutableIf`; subscriptions are not built yet.
+ * connections, mutations (`mutable`/`mutableIf`) and subscriptions (`subscribable`), over
+ * `POST /graphql` (graphql-http; JSON only, 415 otherwise), `POST /graphql/sse` (graphql-sse) and
+ * `/graphql/ws` (graphql-ws), all through one pipeline: the same limits, identity, error shape and
+ * introspection policy on every transport.
  *
  * @example
  * app.use(graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
@@ -39,6 +40,7 @@ export class GraphqlPlugin implements Plugin {
   private schemaValue?: GraphQLSchema;
   private explorer?: boolean;
   private introspectionOn?: boolean;
+  private limitValues: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS;
 
   constructor(private readonly path = '/graphql') {}
 
@@ -103,7 +105,69 @@ export class GraphqlPlugin implements Plugin {
     return this.schemaValue;
   }
 
+  /** Overrides document limits (DESIGN §3 "GraphQL pipeline"; defaults in `DEFAULT_GRAPHQL_LIMITS`). */
+  limits(limits: Partial<GraphqlLimits>): this {
+    this.limitValues = { ...this.limitValues, ...limits };
+    return this;
+  }
+
   install(ctx: PluginContext): void {
+    this.check(ctx);
+    const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables);
+    this.schemaValue = schema;
+    const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
+    const pk = (table: string) => ctx.registry.require(table).primaryKey;
+    const contextFor = (identity: Identity, signal: AbortSignal): GraphqlContext => ({
+      identity,
+      signal,
+      loaders: new Loaders(ctx.store, pk, signal),
+      store: ctx.store,
+      events: ctx.events,
+    });
+    const neutral = (req: HttpRequest): GraphqlHttpRequest => ({
+      method: req.method,
+      url: `${req.origin}${req.path}`,
+      headers: req.headers,
+      body: req.body,
+      context: async () => contextFor(await req.identity(this.backend), req.signal),
+    });
+    const route = (path: string, serve: (r: GraphqlHttpRequest) => Promise<GraphqlHttpResponse>): void =>
+      ctx.route({
+        method: 'POST',
+        path,
+        body: 'json',
+        handler: async (req) => {
+          const res = await serve(neutral(req));
+          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(res.body);
+          return { status: res.status, body, headers: res.headers, ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}) };
+        },
+      });
+    route(this.path, graphqlOverHttp(pipeline));
+    if (this.explorer ?? !ctx.production) {
+      for (const r of graphiqlRoutes(this.path)) ctx.route(r);
+      ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
+    }
+    ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
+    // Queries and mutations are served on the subscription transports too, through the same pipeline.
+    route(`${this.path}/sse`, graphqlOverSse(pipeline));
+    ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL over SSE' });
+    ctx.onListen((server) =>
+      graphqlOverWebSocket(server, `${this.path}/ws`, pipeline, async (caller, signal) =>
+        contextFor(
+          await resolveIdentity(this.backend, {
+            authorization: caller.authorization,
+            session: readOnlySession(ctx.lookup<SessionManager>('sessions'), caller.cookie),
+            tokens: ctx.lookup<TokenManager>('tokens'),
+          }),
+          signal,
+        ),
+      ),
+    );
+    ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL over WebSocket' });
+  }
+
+  private check(ctx: PluginContext): void {
     for (const table of [...this.exposed.keys(), ...this.hidden.keys(), ...this.unlocks.keys(), ...this.mutables.keys()]) {
       if (!ctx.registry.has(table)) throw new Error(`graphql: "${table}" names no registered model`);
     }
@@ -120,57 +184,6 @@ export class GraphqlPlugin implements Plugin {
     }
     if (this.backend.kind === 'none' && [...this.exposed.values()].some((g) => g !== undefined)) {
       ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
-    }
-    const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
-    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables);
-    this.schemaValue = schema;
-    const pk = (table: string) => ctx.registry.require(table).primaryKey;
-    const handler = createHandler<HttpRequest, undefined, GraphqlContext>({
-      schema,
-      validationRules: [
-        ...specifiedRules,
-        depthLimit(12),
-        complexityLimit(50_000),
-        ...((this.introspectionOn ?? !ctx.production) ? [] : [NoSchemaIntrospectionCustomRule]),
-      ],
-      formatError: (err) => formatGraphqlError(err as never),
-      context: async (req) => ({ identity: await req.raw.identity(this.backend), loaders: new Loaders(ctx.store, pk), store: ctx.store, events: ctx.events }),
-    });
-    const serve = async (req: HttpRequest): Promise<HttpResponse> => {
-      const [body, init] = await handler({
-        method: req.method,
-        url: `${req.origin}${req.path}`,
-        headers: req.headers as Record<string, string>,
-        body: (req.body ?? null) as Record<string, unknown> | null,
-        raw: req,
-        context: undefined,
-      });
-      const headers = Object.fromEntries(Object.entries(init.headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
-      return { status: init.status, body: body ?? '', ...(headers['content-type'] ? { type: headers['content-type'] } : {}), headers };
-    };
-    ctx.route({ method: 'POST', path: this.path, body: 'json', handler: serve });
-    if (this.explorer ?? !ctx.production) {
-      for (const route of graphiqlRoutes(this.path)) ctx.route(route);
-      ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
-    }
-    ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
-    if (this.subscribables.size > 0) {
-      const contextFor = async (identity: Identity): Promise<GraphqlContext> => ({ identity, loaders: new Loaders(ctx.store, pk), store: ctx.store, events: ctx.events });
-      for (const route of sseRoutes(`${this.path}/sse`, schema, (req) => req.identity(this.backend).then(contextFor))) ctx.route(route);
-      const tokens = () => ctx.lookup<TokenManager>('tokens');
-      ctx.onListen((server) =>
-        serveWebSocket(server, `${this.path}/ws`, schema, async (headers) =>
-          contextFor(
-            await resolveIdentity(this.backend, {
-              authorization: headers.authorization,
-              session: readOnlySession(ctx.lookup<SessionManager>('sessions'), headers.cookie),
-              tokens: tokens(),
-            }),
-          ),
-        ),
-      );
-      ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL subscriptions over SSE' });
-      ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL subscriptions over WebSocket' });
     }
   }
 }

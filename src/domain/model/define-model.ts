@@ -1,4 +1,5 @@
 import type { ColumnBuilder } from './column.js';
+import type { ServerSetFn } from './types.js';
 
 /** What a host app declares for one model; the registry resolves it into a ModelDef. */
 export interface ModelDecl {
@@ -6,6 +7,7 @@ export interface ModelDecl {
   readonly columns: Readonly<Record<string, ColumnBuilder>>;
   readonly manyToMany: Readonly<Record<string, { readonly target: string; readonly through: string }>>;
   readonly uniqueTogether: readonly (readonly string[])[];
+  readonly setOnCreate?: Readonly<Record<string, ServerSetFn>>;
 }
 
 export interface ModelOptions {
@@ -13,6 +15,11 @@ export interface ModelOptions {
   manyToMany?: Record<string, { target: string; through: string }>;
   /** Column sets that must be unique together. */
   uniqueTogether?: string[][];
+  /**
+   * Columns set on create from the caller on every surface (REST, GraphQL, admin, tasks), never
+   * from a write body: `{ created_by_id: (who) => who.id }`.
+   */
+  setOnCreate?: Record<string, ServerSetFn>;
 }
 
 /**
@@ -37,5 +44,6 @@ export function defineModel(
     columns: { ...columns },
     manyToMany: { ...(options.manyToMany ?? {}) },
     uniqueTogether: (options.uniqueTogether ?? []).map((set) => [...set]),
+    ...(options.setOnCreate ? { setOnCreate: { ...options.setOnCreate } } : {}),
   };
 }

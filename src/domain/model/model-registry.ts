@@ -146,6 +146,9 @@ function resolve(d: ModelDecl, declByTable: ReadonlyMap<string, ModelDecl>): Mod
       if (!names.has(name)) throw new ModelDefinitionError(`uniqueTogether names unknown column ${d.table}.${name}`);
     }
   }
+  for (const name of Object.keys(d.setOnCreate ?? {})) {
+    if (!names.has(name)) throw new ModelDefinitionError(`setOnCreate names unknown column ${d.table}.${name}`);
+  }
   const manyToMany: ManyToManyDef[] = Object.entries(d.manyToMany).map(([name, rel]) => {
     if (!declByTable.has(rel.target)) throw new ModelDefinitionError(`${d.table}.${name} targets unknown table "${rel.target}"`);
     const [sourceColumn, targetColumn] = junctionColumns(d.table, rel.target);
@@ -159,5 +162,6 @@ function resolve(d: ModelDecl, declByTable: ReadonlyMap<string, ModelDecl>): Mod
     softDelete: names.has('deleted_at'),
     manyToMany,
     uniqueTogether: d.uniqueTogether,
+    setOnCreate: d.setOnCreate ?? {},
   };
 }

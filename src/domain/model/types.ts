@@ -76,6 +76,9 @@ export interface ManyToManyDef {
   readonly targetColumn: string;
 }
 
+/** A column set by the server on create from the caller, never from a body (for example `created_by_id`). */
+export type ServerSetFn = (caller: { readonly id: Value | null; readonly isAuthenticated: boolean }) => Value;
+
 export interface ModelDef {
   readonly table: string;
   readonly columns: readonly ColumnDef[];
@@ -86,4 +89,9 @@ export interface ModelDef {
   readonly manyToMany: readonly ManyToManyDef[];
   /** Column sets that must be unique together. */
   readonly uniqueTogether: readonly (readonly string[])[];
+  /**
+   * Columns the server sets on create from the caller (the model's write policy, honoured by
+   * REST, GraphQL and every other surface); a write body may not supply them.
+   */
+  readonly setOnCreate: Readonly<Record<string, ServerSetFn>>;
 }

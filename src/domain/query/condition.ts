@@ -23,6 +23,12 @@ export interface FindQuery {
   readonly offset?: number;
   /** Include soft-deleted rows (default: live rows only). */
   readonly withDeleted?: boolean;
+  /**
+   * At most `limit` rows for each distinct value of `column`, taken in the query's order
+   * (`orderBy`, primary key by default; ties are broken by primary key); `limit`/`offset` of
+   * the query still apply to the whole result afterwards.
+   */
+  readonly perGroup?: { readonly column: string; readonly limit: number };
 }
 
 /** Shorthand constructors for conditions. */

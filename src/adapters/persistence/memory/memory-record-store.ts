@@ -21,6 +21,8 @@ interface Shared {
 
 const keyOf = (v: Value): string => (v instanceof Date ? v.toISOString() : JSON.stringify(v));
 const uniqueKey = (v: Value, ignoreCase: boolean): string => (ignoreCase && typeof v === 'string' ? v.toLowerCase() : keyOf(v));
+/** The group of a `perGroup` value: Dates by ISO string, others by String(v); null is a group of its own, as in SQL. */
+const groupKey = (v: Value | undefined): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
 
 /**
  * A RecordStore held in process memory, with the same integrity rules as the SQL stores
@@ -50,9 +52,11 @@ export class MemoryRecordStore extends BaseRecordStore {
         throw error;
       }
     };
-    const result = this.shared.lock.then(run, run);
-    this.shared.lock = result.catch(() => undefined);
-    return result;
+    return this.deps.events.unitOfWork(() => {
+      const result = this.shared.lock.then(run, run);
+      this.shared.lock = result.catch(() => undefined);
+      return result;
+    });
   }
 
   async ping(): Promise<void> {}
@@ -134,9 +138,21 @@ export class MemoryRecordStore extends BaseRecordStore {
       }
       return 0;
     });
+    const kept = query.perGroup ? this.perGroup(rows, query.perGroup) : rows;
     const start = query.offset ?? 0;
     const end = query.limit === undefined ? undefined : start + query.limit;
-    return rows.slice(start, end).map((r) => structuredClone(r));
+    return kept.slice(start, end).map((r) => structuredClone(r));
+  }
+
+  /** The first `limit` rows (in their current order) of each distinct value of `column`. */
+  private perGroup(rows: readonly Row[], perGroup: NonNullable<FindQuery['perGroup']>): Row[] {
+    const seen = new Map<string | null, number>();
+    return rows.filter((row) => {
+      const key = groupKey(row[perGroup.column]);
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      return n < perGroup.limit;
+    });
   }
 
   protected async rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {

@@ -6,11 +6,14 @@ import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
 import type { Condition, FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
-import { conditionSql, orderSql } from './condition-sql.js';
+import { conditionSql, orderSql, quote } from './condition-sql.js';
 import { decodeRow, encodeRow, encodeValue } from './sql-codec.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
+
+/** The row number a per-group read ranks rows by (a reserved name: no model should have such a column). */
+const RANK = '__portico_rn';
 
 /**
  * The RecordStore on a SQL database (SQLite or PostgreSQL) through the knex connection that
@@ -29,8 +32,9 @@ export class SqlRecordStore extends BaseRecordStore {
 
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
-    return this.run('', 'read', () =>
-      (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true))),
+    // The unit spans the COMMIT: committed events are delivered only once it has succeeded.
+    return this.deps.events.unitOfWork(() =>
+      this.run('', 'read', () => (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true)))),
     );
   }
 
@@ -84,6 +88,7 @@ export class SqlRecordStore extends BaseRecordStore {
   }
 
   protected rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
+    if (query.perGroup) return this.rawFindPerGroup(model, query, query.perGroup);
     return this.run(model.table, 'read', async () => {
       let qb = this.db(model.table).select('*');
       if (query.where) {
@@ -95,6 +100,29 @@ export class SqlRecordStore extends BaseRecordStore {
       if (query.offset !== undefined && query.offset > 0) qb = qb.offset(query.offset);
       const raw = (await qb) as Record<string, unknown>[];
       return raw.map((r) => decodeRow(model, r));
+    });
+  }
+
+  /**
+   * `rawFind` with at most `perGroup.limit` rows per value of `perGroup.column`, in one statement:
+   * the rows are numbered within their group by a window function (SQLite >= 3.25, PostgreSQL)
+   * and the outer query keeps the first ones, then orders and pages the whole result. Column
+   * names are unqualified, so they resolve against the table inside and the derived table outside.
+   */
+  private rawFindPerGroup(model: ModelDef, query: FindQuery, perGroup: NonNullable<FindQuery['perGroup']>): Promise<Row[]> {
+    return this.run(model.table, 'read', async () => {
+      const w = query.where ? conditionSql(model, query.where, this.dialect) : { sql: '1 = 1', bindings: [] };
+      const order = orderSql(query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' }]);
+      const ranked = this.db.raw(
+        `(select t.*, row_number() over (partition by ${quote(perGroup.column)} order by ${order}) as ${quote(RANK)}` +
+          ` from ${quote(model.table)} t where ${w.sql}) as ranked`,
+        w.bindings as Knex.ValueDict[],
+      );
+      let qb = this.db.select('*').from(ranked).where(RANK, '<=', perGroup.limit).orderByRaw(order);
+      if (query.limit !== undefined) qb = qb.limit(query.limit);
+      if (query.offset !== undefined && query.offset > 0) qb = qb.offset(query.offset);
+      const raw = (await qb) as Record<string, unknown>[];
+      return raw.map(({ [RANK]: _rank, ...r }) => decodeRow(model, r));
     });
   }
 

@@ -1,0 +1,136 @@
+import {
+  GraphQLError,
+  Kind,
+  getArgumentValues,
+  getNamedType,
+  getVariableValues,
+  isInterfaceType,
+  isObjectType,
+  type ASTVisitor,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+  type FieldNode,
+} from 'graphql';
+
+/** The limits of one document (DESIGN §3 "GraphQL pipeline"). */
+export interface DocumentLimits {
+  /** Deepest field nesting; meta fields (`__schema`, `__type`, `__typename`) and what they select do not count. */
+  readonly maxDepth: number;
+  /** Each field costs 1, times the page size of every list above it. */
+  readonly maxCost: number;
+  /** The page size of a list whose `limit`/`first` is absent (and has no default) or null. */
+  readonly defaultPage: number;
+  /** The largest page a list serves (larger requests are clamped, and priced as clamped). */
+  readonly maxPage: number;
+}
+
+interface Measure {
+  readonly depth: number;
+  readonly cost: number;
+}
+
+const NOTHING: Measure = { depth: 0, cost: 0 };
+const PAGE_ARGS = ['limit', 'first'];
+
+/**
+ * Depth and cost in one pass, linear in the document: every fragment is measured once and its
+ * measure reused at each spread (a fan-out of fragments costs what it would run, computed in
+ * time proportional to its text). Page sizes come from literals, variables and argument defaults,
+ * coerced as execution will coerce them. Kept in Portico rather than taken from GraphQL Armor or
+ * graphql-query-complexity: neither prices `limit` arguments given as variables or defaults, and
+ * graphql-query-complexity walks a fragment again at every spread (docs/decisions.md).
+ */
+export function depthAndCostRule(limits: DocumentLimits, variables: Readonly<Record<string, unknown>> | null | undefined): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(operation) {
+      const measure = new OperationMeasure(context, limits, coercedVariables(context.getSchema(), operation, variables));
+      const root = rootType(context.getSchema(), operation);
+      if (!root) return;
+      const { depth, cost } = measure.selectionSet(operation.selectionSet, root);
+      if (depth > limits.maxDepth) {
+        context.reportError(new GraphQLError(`the query is nested ${depth} levels deep; the depth limit is ${limits.maxDepth}`, { nodes: [operation] }));
+      }
+      if (cost > limits.maxCost) {
+        context.reportError(
+          new GraphQLError(`the query costs ${cost} (each field 1, times the page size of the lists above it); the cost limit is ${limits.maxCost}`, { nodes: [operation] }),
+        );
+      }
+    },
+  });
+}
+
+class OperationMeasure {
+  private readonly fragments = new Map<string, Measure | 'measuring'>();
+
+  constructor(
+    private readonly context: ValidationContext,
+    private readonly limits: DocumentLimits,
+    private readonly variables: Record<string, unknown>,
+  ) {}
+
+  selectionSet(set: SelectionSetNode, type: GraphQLNamedType): Measure {
+    let depth = 0;
+    let cost = 0;
+    for (const sel of set.selections) {
+      const m =
+        sel.kind === Kind.FIELD
+          ? this.field(sel, type)
+          : sel.kind === Kind.INLINE_FRAGMENT
+            ? this.selectionSet(sel.selectionSet, (sel.typeCondition && this.context.getSchema().getType(sel.typeCondition.name.value)) || type)
+            : this.fragment(sel.name.value);
+      depth = Math.max(depth, m.depth);
+      cost += m.cost;
+    }
+    return { depth, cost };
+  }
+
+  private field(node: FieldNode, parent: GraphQLNamedType): Measure {
+    if (node.name.value.startsWith('__')) return NOTHING;
+    const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[node.name.value] : undefined;
+    if (!def) return { depth: 1, cost: 1 }; // unknown: FieldsOnCorrectTypeRule reports it
+    const child = node.selectionSet ? this.selectionSet(node.selectionSet, getNamedType(def.type)) : NOTHING;
+    return { depth: 1 + child.depth, cost: 1 + this.pageSize(def, node) * child.cost };
+  }
+
+  private fragment(name: string): Measure {
+    const known = this.fragments.get(name);
+    if (known === 'measuring') return NOTHING; // a cycle: NoFragmentCyclesRule reports it
+    if (known) return known;
+    const fragment = this.context.getFragment(name);
+    const type = fragment && this.context.getSchema().getType(fragment.typeCondition.name.value);
+    if (!fragment || !type) return NOTHING;
+    this.fragments.set(name, 'measuring');
+    const m = this.selectionSet(fragment.selectionSet, type);
+    this.fragments.set(name, m);
+    return m;
+  }
+
+  /** The rows a list field will fetch, as its resolver will clamp them; 1 for a field without a page argument. */
+  private pageSize(def: GraphQLField<unknown, unknown>, node: FieldNode): number {
+    const arg = def.args.find((a) => PAGE_ARGS.includes(a.name));
+    if (!arg) return 1;
+    let value: unknown;
+    try {
+      value = getArgumentValues(def, node, this.variables)[arg.name];
+    } catch {
+      value = undefined; // invalid arguments fail validation or execution on their own
+    }
+    const n = typeof value === 'number' ? value : this.limits.defaultPage;
+    return Math.min(Math.max(n, 0), this.limits.maxPage);
+  }
+}
+
+function coercedVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> {
+  const result = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  // Invalid variables fail execution with their own message; price the defaults meanwhile.
+  return result.coerced ?? {};
+}
+
+function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLNamedType | null | undefined {
+  return operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+}

@@ -1,0 +1,122 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { GraphqlContext } from './build-schema.js';
+import { depthAndCostRule, type DocumentLimits } from './document-limits.js';
+import { formatGraphqlError } from './error-mapping.js';
+
+/** Every limit a GraphQL document meets before it runs (DESIGN §3 "GraphQL pipeline"). */
+export interface GraphqlLimits extends DocumentLimits {
+  /** Longest document, in characters (checked before parsing). */
+  readonly maxCharacters: number;
+  /** Most lexical tokens (graphql-js's own `maxTokens`: parsing stops there). */
+  readonly maxTokens: number;
+  /** Most aliases per operation (GraphQL Armor). */
+  readonly maxAliases: number;
+  /** Most directives per operation (GraphQL Armor). */
+  readonly maxDirectives: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = {
+  maxCharacters: 100_000,
+  maxTokens: 5_000,
+  maxDepth: 12,
+  maxCost: 50_000,
+  maxAliases: 50,
+  maxDirectives: 50,
+  defaultPage: 50,
+  maxPage: 200,
+};
+
+/** What a transport hands the pipeline: GraphQL-over-HTTP request members. */
+export interface GraphqlParams {
+  readonly query?: unknown;
+  readonly variables?: Readonly<Record<string, unknown>> | null;
+  readonly operationName?: string | null;
+}
+
+export interface PipelineOptions {
+  readonly schema: GraphQLSchema;
+  readonly limits: GraphqlLimits;
+  /** Introspection allowed (DESIGN §3: on in development, off by default in production). */
+  readonly introspection: boolean;
+}
+
+/**
+ * The one GraphQL pipeline behind `POST /graphql`, `/graphql/sse` and `/graphql/ws`: bounded
+ * parsing, validation with graphql-js's rules plus the limits and the introspection policy, and
+ * one error shape. Transports call `prepare` and execute what it returns; none validates on its own.
+ */
+export class GraphqlPipeline {
+  private readonly fixedRules: readonly ValidationRule[];
+
+  constructor(private readonly options: PipelineOptions) {
+    const armor = (context: ValidationContext, error: GraphQLError | null) => {
+      // Armor prefixes its messages with "Syntax Error:"; they are limits, not syntax.
+      if (error) context.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
+    };
+    const { limits } = options;
+    this.fixedRules = [
+      ...specifiedRules,
+      maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [armor as never] }),
+      maxDirectivesRule({ n: limits.maxDirectives, propagateOnRejection: false, onReject: [armor as never] }),
+      ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ];
+  }
+
+  get schema(): GraphQLSchema {
+    return this.options.schema;
+  }
+
+  /** Parses and validates one request; returns what to execute, or the errors to answer with (formatted). */
+  prepare(params: GraphqlParams, contextValue: GraphqlContext): ExecutionArgs | readonly GraphQLError[] {
+    const document = this.parse(params.query);
+    if (!('kind' in document)) return [document];
+    const errors = this.validate(document, params.variables ?? null);
+    if (errors.length > 0) return errors.map((e) => formatGraphqlError(e));
+    return {
+      schema: this.options.schema,
+      document,
+      contextValue,
+      variableValues: params.variables ?? null,
+      operationName: params.operationName ?? null,
+    };
+  }
+
+  private parse(query: unknown): DocumentNode | GraphQLError {
+    const { maxCharacters, maxTokens } = this.options.limits;
+    if (typeof query !== 'string' || query.trim() === '') return new GraphQLError('the request has no query document');
+    if (query.length > maxCharacters) return new GraphQLError(`the document is ${query.length} characters long; the limit is ${maxCharacters}`);
+    try {
+      return parse(query, { maxTokens, noLocation: false });
+    } catch (error) {
+      return cleanError(error);
+    }
+  }
+
+  private validate(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null): readonly GraphQLError[] {
+    try {
+      return validate(this.options.schema, document, [...this.fixedRules, depthAndCostRule(this.options.limits, variables)]);
+    } catch (error) {
+      return [cleanError(error)];
+    }
+  }
+}
+
+/** A parse or validation failure as a clean GraphQL error: never an internal message. */
+function cleanError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  if (error instanceof RangeError) return new GraphQLError('the document is nested too deeply to analyse');
+  return new GraphQLError('the document could not be analysed');
+}

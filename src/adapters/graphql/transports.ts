@@ -1,0 +1,148 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { GraphQLError } from 'graphql';
+import { createHandler as createHttpHandler } from 'graphql-http';
+import { createHandler as createSseHandler } from 'graphql-sse';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer, type RawData } from 'ws';
+import type { GraphqlContext } from './build-schema.js';
+import { formatGraphqlError } from './error-mapping.js';
+import type { GraphqlPipeline } from './pipeline.js';
+
+/** A neutral HTTP request for the GraphQL transports (the HTTP adapter converts its own to this). */
+export interface GraphqlHttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: unknown;
+  /** The resolver context of this request (identity, loaders, abort signal). */
+  context(): Promise<GraphqlContext>;
+}
+
+/** A neutral HTTP answer: a string, a stream of SSE chunks, or nothing. */
+export interface GraphqlHttpResponse {
+  readonly status: number;
+  readonly body: string | AsyncIterable<string> | null;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+const header = (req: GraphqlHttpRequest, name: string): string | null => {
+  const v = req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+};
+
+const stringHeaders = (headers: Record<string, unknown> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
+const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: errors.map((e) => e.toJSON()) });
+
+/**
+ * `POST /graphql`: GraphQL over HTTP (graphql-http). The pipeline parses and validates; a
+ * document it refuses answers 400 whatever the Accept header.
+ */
+export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
+  const handler = createHttpHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
+    schema: pipeline.schema,
+    formatError: (err) => formatGraphqlError(err as GraphQLError),
+    onSubscribe: async (req, params) => {
+      const prepared = pipeline.prepare(params, await req.raw.context());
+      if (!Array.isArray(prepared)) return prepared as never;
+      const json = header(req.raw, 'accept')?.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
+      return [errorBody(prepared as readonly GraphQLError[]), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${json}; charset=utf-8` } }];
+    },
+  });
+  return async (req) => {
+    const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
+    return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers) };
+  };
+}
+
+/**
+ * `POST /graphql/sse`: graphql-sse in distinct-connections mode. Refused documents follow
+ * graphql-sse's own convention: streamed as an error result to an event-stream client, 400 JSON otherwise.
+ */
+export function graphqlOverSse(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
+  const handler = createSseHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
+    schema: pipeline.schema,
+    validate: () => [], // the pipeline validated already
+    onSubscribe: async (req, params) => {
+      const prepared = pipeline.prepare(params, await req.raw.context());
+      if (!Array.isArray(prepared)) return prepared as never;
+      const errors = prepared as readonly GraphQLError[];
+      if (req.headers.get('accept') === 'text/event-stream') return { errors: errors.map((e) => e.toJSON()) } as never;
+      return [errorBody(errors), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+    },
+    onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),
+  });
+  return async (req) => {
+    const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
+    return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers) };
+  };
+}
+
+/** What identifies a WebSocket caller: the `authorization` connection parameter, else the upgrade request's headers. */
+export interface WebSocketCaller {
+  readonly authorization: string | undefined;
+  readonly cookie: string | undefined;
+}
+
+/**
+ * `GET /graphql/ws` upgraded to `graphql-transport-ws` (graphql-ws). Every operation is prepared
+ * by the pipeline; it is aborted when the client completes it or the socket closes. Returns the
+ * function that closes the server.
+ */
+export function graphqlOverWebSocket(
+  server: Server,
+  path: string,
+  pipeline: GraphqlPipeline,
+  context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
+): () => Promise<void> {
+  const wss = new WebSocketServer({ server, path });
+  const running = new WeakMap<object, Map<string, AbortController>>();
+  const operations = (ctx: object) => {
+    let map = running.get(ctx);
+    if (!map) running.set(ctx, (map = new Map()));
+    return map;
+  };
+  const disposable = useServer(
+    {
+      schema: pipeline.schema,
+      onConnect: (ctx) => {
+        ctx.extra.socket.on('message', (data: RawData) => {
+          const id = completedId(data);
+          if (id !== undefined) operations(ctx).get(id)?.abort(new Error('the client completed the operation'));
+        });
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        const request = (ctx.extra as { request: IncomingMessage }).request;
+        const param = (ctx.connectionParams as { authorization?: unknown } | undefined)?.authorization;
+        const controller = new AbortController();
+        operations(ctx).set(id, controller);
+        const caller = { authorization: typeof param === 'string' ? param : request.headers.authorization, cookie: request.headers.cookie };
+        const prepared = pipeline.prepare(payload, await context(caller, controller.signal));
+        return Array.isArray(prepared) ? (prepared as GraphQLError[]) : (prepared as never);
+      },
+      onComplete: (ctx, id) => void operations(ctx).delete(id),
+      onClose: (ctx) => {
+        for (const controller of operations(ctx).values()) controller.abort(new Error('the client disconnected'));
+        running.delete(ctx);
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),
+    },
+    wss,
+  );
+  return async () => {
+    await disposable.dispose();
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  };
+}
+
+/** The id of a `complete` message from the client, if `data` is one. */
+function completedId(data: RawData): string | undefined {
+  try {
+    const message = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
+    return message.type === 'complete' && typeof message.id === 'string' ? message.id : undefined;
+  } catch {
+    return undefined; // graphql-ws answers malformed messages itself
+  }
+}
