@@ -4,13 +4,16 @@
  * the list scenario), then for each scenario the baseline and the Portico server each run alone
  * in a child process while autocannon loads them. Prints a table and writes
  * `bench/results/latest.{json,md}`; exits 1 when any request failed, answered an unexpected
- * status or body, or when the two sides answered differently.
+ * status or body, or when the two sides answered differently. Then, in this process, the
+ * GraphQL validation section (`graphql-validation.ts`): a fragment fan-out validated by
+ * graphql-js and by Portico's pipeline, with its own table.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startChildServer, type ChildServer } from './child-server.js';
+import { measureGraphqlValidation, validationConsoleTable, validationMarkdown, type GraphqlValidationReport } from './graphql-validation.js';
 import { CONNECTIONS, DURATION_SECONDS, measure, WARMUP_SECONDS, type Measurement } from './measure.js';
 import { consoleTable, jsonReport, markdownTable, type RunInfo, type ScenarioResult } from './report.js';
 
@@ -182,13 +185,19 @@ async function checkAndMeasure(
   return { measurement, body };
 }
 
-/** BENCH_ONLY=<text> keeps the scenarios whose name contains it (for investigating one). */
-function selectedScenarios(): readonly Scenario[] {
+/** The name BENCH_ONLY matches to select the in-process GraphQL validation section. */
+const VALIDATION_SECTION = 'GraphQL validation';
+
+/** BENCH_ONLY=<text> keeps the scenarios (and the validation section) whose name contains it. */
+function selection(): { scenarios: readonly Scenario[]; validation: boolean } {
   const only = process.env.BENCH_ONLY;
-  if (!only) return SCENARIOS;
-  const selected = SCENARIOS.filter((s) => s.name.includes(only));
-  if (selected.length === 0) throw new Error(`BENCH_ONLY=${only} matches no scenario (${SCENARIOS.map((s) => s.name).join(', ')})`);
-  return selected;
+  if (!only) return { scenarios: SCENARIOS, validation: true };
+  const scenarios = SCENARIOS.filter((s) => s.name.includes(only));
+  const validation = VALIDATION_SECTION.includes(only);
+  if (scenarios.length === 0 && !validation) {
+    throw new Error(`BENCH_ONLY=${only} matches no scenario (${[...SCENARIOS.map((s) => s.name), VALIDATION_SECTION].join(', ')})`);
+  }
+  return { scenarios, validation };
 }
 
 async function main(): Promise<void> {
@@ -202,14 +211,17 @@ async function main(): Promise<void> {
     warmupSeconds: WARMUP_SECONDS,
     durationSeconds: DURATION_SECONDS,
   };
+  const selected = selection();
   rmSync(TMP_DIR, { recursive: true, force: true });
   mkdirSync(TMP_DIR, { recursive: true });
 
-  process.stderr.write('Preparing the database (Portico migrates and seeds it, plus 200 comments) …\n');
-  await withServer(PORTICO_SERVER, async () => undefined, { ...PORTICO_ENV, BENCH_SEED: '1' });
+  if (selected.scenarios.length > 0) {
+    process.stderr.write('Preparing the database (Portico migrates and seeds it, plus 200 comments) …\n');
+    await withServer(PORTICO_SERVER, async () => undefined, { ...PORTICO_ENV, BENCH_SEED: '1' });
+  }
 
   const results: ScenarioResult[] = [];
-  for (const scenario of selectedScenarios()) {
+  for (const scenario of selected.scenarios) {
     process.stderr.write(`${scenario.name}\n`);
     const baseline = await withServer(BASELINE_SERVER, (s) => checkAndMeasure(`baseline ${scenario.name}`, `${s.url}${scenario.baselinePath}`, scenario));
     const portico = await withServer(PORTICO_SERVER, (s) =>
@@ -227,10 +239,19 @@ async function main(): Promise<void> {
     });
   }
 
+  // After the HTTP scenarios, when no child server or load generator shares the CPU.
+  let validation: GraphqlValidationReport | undefined;
+  if (selected.validation) {
+    process.stderr.write(`${VALIDATION_SECTION} (in this process) …\n`);
+    validation = await measureGraphqlValidation();
+  }
+
   mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(`${RESULTS_DIR}latest.json`, jsonReport(info, results));
-  writeFileSync(`${RESULTS_DIR}latest.md`, markdownTable(info, results));
-  console.log(`\n${consoleTable(info, results)}\n\nWrote bench/results/latest.json and bench/results/latest.md`);
+  const json = validation ? `${JSON.stringify({ ...(JSON.parse(jsonReport(info, results)) as object), graphqlValidation: validation }, null, 2)}\n` : jsonReport(info, results);
+  writeFileSync(`${RESULTS_DIR}latest.json`, json);
+  writeFileSync(`${RESULTS_DIR}latest.md`, [markdownTable(info, results), ...(validation ? [validationMarkdown(validation)] : [])].join('\n'));
+  const sections = [...(results.length > 0 || !validation ? [consoleTable(info, results)] : []), ...(validation ? [validationConsoleTable(validation)] : [])];
+  console.log(`\n${sections.join('\n\n')}\n\nWrote bench/results/latest.json and bench/results/latest.md`);
 }
 
 main().catch((error: unknown) => {

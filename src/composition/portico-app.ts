@@ -111,6 +111,14 @@ export class PorticoApp {
     return this.service<Logger>(TOKENS.Logger);
   }
 
+  /**
+   * The event bus: model signals (`on` inside the transaction, `onCommitted` after it) and
+   * application topics (`subscribe`/`publish`; a publish inside a transaction waits for its commit).
+   */
+  get events(): EventBus {
+    return this.service<EventBus>(TOKENS.Events);
+  }
+
   get hasher(): PasswordHasher {
     return this.service<PasswordHasher>(TOKENS.Hasher);
   }

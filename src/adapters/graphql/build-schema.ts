@@ -217,7 +217,7 @@ export function buildGraphqlSchema(
         const page = rows.slice(0, first);
         const edges = page.map((node) => ({
           node,
-          cursor: encodeCursor({ orderBy, desc, value: serialize(node[orderBy], col), key: node[pk.name] }),
+          cursor: encodeCursor({ orderBy, desc, value: cursorValue(node[orderBy]), key: node[pk.name] }),
         }));
         return {
           edges,
@@ -242,6 +242,12 @@ export function buildGraphqlSchema(
     ...(Object.keys(subscriptions).length > 0 ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) } : {}),
     ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
   });
+}
+
+/** The ordering value a cursor keeps: as the store holds it (a key stays a number, not its ID string), a date as ISO text. */
+function cursorValue(v: Value | undefined): Value {
+  if (v === null || v === undefined) return null;
+  return v instanceof Date ? v.toISOString() : v;
 }
 
 function coerceId(pk: ColumnDef, id: string): Value | undefined {

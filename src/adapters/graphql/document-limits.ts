@@ -55,9 +55,10 @@ export function depthAndCostRule(limits: DocumentLimits, variables: Readonly<Rec
       if (depth > limits.maxDepth) {
         context.reportError(new GraphQLError(`the query is nested ${depth} levels deep; the depth limit is ${limits.maxDepth}`, { nodes: [operation] }));
       }
-      if (cost > limits.maxCost) {
+      if (!(cost <= limits.maxCost)) {
+        const shown = cost >= Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : String(cost);
         context.reportError(
-          new GraphQLError(`the query costs ${cost} (each field 1, times the page size of the lists above it); the cost limit is ${limits.maxCost}`, { nodes: [operation] }),
+          new GraphQLError(`the query costs ${shown} (each field 1, times the page size of the lists above it); the cost limit is ${limits.maxCost}`, { nodes: [operation] }),
         );
       }
     },
@@ -84,7 +85,7 @@ class OperationMeasure {
             ? this.selectionSet(sel.selectionSet, (sel.typeCondition && this.context.getSchema().getType(sel.typeCondition.name.value)) || type)
             : this.fragment(sel.name.value);
       depth = Math.max(depth, m.depth);
-      cost += m.cost;
+      cost = saturate(cost + m.cost);
     }
     return { depth, cost };
   }
@@ -94,7 +95,9 @@ class OperationMeasure {
     const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[node.name.value] : undefined;
     if (!def) return { depth: 1, cost: 1 }; // unknown: FieldsOnCorrectTypeRule reports it
     const child = node.selectionSet ? this.selectionSet(node.selectionSet, getNamedType(def.type)) : NOTHING;
-    return { depth: 1 + child.depth, cost: 1 + this.pageSize(def, node) * child.cost };
+    const page = this.pageSize(def, node);
+    // Saturated, so a huge fan-out never becomes Infinity (and 0 × Infinity never NaN, which would pass any limit).
+    return { depth: 1 + child.depth, cost: saturate(1 + (page === 0 ? 0 : page * child.cost)) };
   }
 
   private fragment(name: string): Measure {
@@ -134,3 +137,5 @@ function coercedVariables(schema: GraphQLSchema, operation: OperationDefinitionN
 function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLNamedType | null | undefined {
   return operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
 }
+
+const saturate = (n: number): number => Math.min(n, Number.MAX_SAFE_INTEGER);

@@ -68,7 +68,10 @@ export function graphqlOverSse(pipeline: GraphqlPipeline): (req: GraphqlHttpRequ
       const prepared = pipeline.prepare(params, await req.raw.context());
       if (!Array.isArray(prepared)) return prepared as never;
       const errors = prepared as readonly GraphQLError[];
-      if (req.headers.get('accept') === 'text/event-stream') return { errors: errors.map((e) => e.toJSON()) } as never;
+      // graphql-sse takes a bare { errors } for execution arguments (its results carry `data`): stream it as one result.
+      if (req.headers.get('accept') === 'text/event-stream') return (async function* () {
+        yield { errors: errors.map((e) => e.toJSON()) };
+      })() as never;
       return [errorBody(errors), { status: 400, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
     },
     onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),

@@ -42,7 +42,7 @@ export interface HttpRequest {
   readonly session: SessionHandle | undefined;
   /** The CSRF token to render into forms, when the security plugin is mounted. */
   readonly csrfToken: string | undefined;
-  /** Aborted when the client disconnects before the response is written (created on first use). */
+  /** Aborted when the client disconnects before the response is written. */
   readonly signal: AbortSignal;
   /**
    * Resolves the caller with `backend`, or with the app's authentication when omitted

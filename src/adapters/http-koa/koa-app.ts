@@ -54,7 +54,13 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
     target.register(route.path, methods, async (ctx) => {
       const session = ctx.state.session as SessionHandle | undefined;
       const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
-      let aborted: AbortController | undefined;
+      // Watched from the start: a client may leave while its identity is still being resolved.
+      const aborted = new AbortController();
+      const leave = () => {
+        if (!ctx.res.writableFinished) aborted.abort(new Error('the client disconnected'));
+      };
+      if (ctx.req.destroyed) leave();
+      else ctx.res.once('close', leave);
       const req: HttpRequest = {
         method: ctx.method,
         path: ctx.path,
@@ -71,16 +77,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
           const token = ctx.state.csrfToken as (() => string) | undefined;
           return token ? token() : undefined;
         },
-        get signal(): AbortSignal {
-          if (!aborted) {
-            const controller = (aborted = new AbortController());
-            // The client left before the response was written: stop work done only for it.
-            ctx.res.once('close', () => {
-              if (!ctx.res.writableFinished) controller.abort(new Error('the client disconnected'));
-            });
-          }
-          return aborted.signal;
-        },
+        signal: aborted.signal,
         identity: (backend?: AuthBackend) => {
           let identity = identities.get(backend);
           if (!identity) {

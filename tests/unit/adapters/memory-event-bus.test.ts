@@ -22,3 +22,177 @@ describe('MemoryEventBus publish/subscribe', () => {
     await expect(bus.publish('t', null)).rejects.toThrow('handler failed');
   });
 });
+
+describe('MemoryEventBus unitOfWork', () => {
+  const saved = (id: number) => ({ signal: 'post_save' as const, table: 'post', row: { id }, created: false });
+
+  it('holds committed-signal and topic deliveries until the unit resolves', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`signal:${String(e.row.id)}`));
+    bus.subscribe('t', (p) => void got.push(`topic:${String(p)}`));
+    let heldInside: string[] = ['unset'];
+    const result = await bus.unitOfWork(async () => {
+      await bus.emit(saved(1));
+      await bus.publish('t', 'a');
+      await new Promise((r) => setTimeout(r, 10));
+      heldInside = [...got];
+      return 'done';
+    });
+    expect(heldInside).toEqual([]);
+    expect(result).toBe('done');
+    expect(got).toEqual(['signal:1', 'topic:a']);
+  });
+
+  it('drops everything caused inside a unit that rejects, and passes the rejection on', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`signal:${String(e.row.id)}`));
+    bus.subscribe('t', (p) => void got.push(`topic:${String(p)}`));
+    await expect(
+      bus.unitOfWork(async () => {
+        await bus.emit(saved(1));
+        await bus.publish('t', 'a');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(got).toEqual([]);
+    // The bus is still usable: a later unit delivers.
+    await bus.unitOfWork(async () => bus.publish('t', 'b'));
+    expect(got).toEqual(['topic:b']);
+  });
+
+  it('a unit inside a unit joins the outer one: nothing before the outer resolves, all dropped when it rejects', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.subscribe('t', (p) => void got.push(String(p)));
+    let afterInner: string[] = ['unset'];
+    await bus.unitOfWork(async () => {
+      await bus.publish('t', 'outer-1');
+      await bus.unitOfWork(async () => bus.publish('t', 'inner'));
+      afterInner = [...got];
+      await bus.publish('t', 'outer-2');
+    });
+    expect(afterInner).toEqual([]);
+    expect(got).toEqual(['outer-1', 'inner', 'outer-2']);
+
+    got.length = 0;
+    await expect(
+      bus.unitOfWork(async () => {
+        await bus.unitOfWork(async () => bus.publish('t', 'inner-resolved'));
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(got).toEqual([]);
+  });
+
+  it('keeps the order in which signals and topics happened inside the unit', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`post:${String(e.row.id)}`));
+    bus.onCommitted('post_save', '*', (e) => void got.push(`any:${String(e.row.id)}`));
+    bus.subscribe('t', async (p) => {
+      await new Promise((r) => setTimeout(r, 5));
+      got.push(`topic:${String(p)}`);
+    });
+    await bus.unitOfWork(async () => {
+      await bus.emit(saved(1));
+      await bus.publish('t', 'x');
+      await bus.emit(saved(2));
+      await bus.publish('t', 'y');
+    });
+    expect(got).toEqual(['post:1', 'any:1', 'topic:x', 'post:2', 'any:2', 'topic:y']);
+  });
+
+  it('a failing committed handler is reported through the constructor callback; the unit resolves and later deliveries still run', async () => {
+    const reported: { error: unknown; what: string }[] = [];
+    const bus = new MemoryEventBus((error, what) => void reported.push({ error, what }));
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', () => {
+      throw new Error('committed handler failed');
+    });
+    bus.subscribe('t', async () => {
+      throw new Error('topic handler failed');
+    });
+    bus.subscribe('u', (p) => void got.push(String(p)));
+    const result = await bus.unitOfWork(async () => {
+      await bus.emit(saved(1));
+      await bus.publish('t', null);
+      await bus.publish('u', 'still delivered');
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(got).toEqual(['still delivered']);
+    expect(reported.map((r) => r.what)).toEqual(['post_save on post', 'topic t']);
+    expect(reported.map((r) => (r.error as Error).message)).toEqual(['committed handler failed', 'topic handler failed']);
+  });
+
+  it('`on` handlers still run at once inside the unit, and a throwing one fails the emit (and so the unit)', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.on('post_save', 'post', (e) => void got.push(`on:${String(e.row.id)}`));
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`committed:${String(e.row.id)}`));
+    await bus.unitOfWork(async () => {
+      await bus.emit(saved(1));
+      expect(got).toEqual(['on:1']);
+    });
+    expect(got).toEqual(['on:1', 'committed:1']);
+
+    got.length = 0;
+    bus.on('pre_save', 'post', () => {
+      throw new Error('vetoed');
+    });
+    bus.onCommitted('pre_save', 'post', () => void got.push('committed:pre'));
+    await expect(bus.unitOfWork(async () => bus.emit({ signal: 'pre_save', table: 'post', row: { id: 2 } }))).rejects.toThrow('vetoed');
+    expect(got).toEqual([]);
+  });
+
+  it('outside a unit, committed handlers run at once and their failures are reported, not thrown', async () => {
+    const reported: string[] = [];
+    const bus = new MemoryEventBus((_e, what) => void reported.push(what));
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`committed:${String(e.row.id)}`));
+    await bus.emit(saved(3));
+    expect(got).toEqual(['committed:3']);
+    bus.onCommitted('post_delete', 'post', () => {
+      throw new Error('boom');
+    });
+    await bus.emit({ signal: 'post_delete', table: 'post', row: { id: 3 } });
+    expect(reported).toEqual(['post_delete on post']);
+  });
+
+  it('concurrent units are independent: one rolling back does not drop or release the other', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.subscribe('t', (p) => void got.push(String(p)));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = bus.unitOfWork(async () => {
+      await bus.publish('t', 'slow');
+      await gate;
+    });
+    await expect(
+      bus.unitOfWork(async () => {
+        await bus.publish('t', 'failed');
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await bus.unitOfWork(async () => bus.publish('t', 'fast'));
+    expect(got).toEqual(['fast']);
+    release();
+    await slow;
+    expect(got).toEqual(['fast', 'slow']);
+  });
+
+  it('a committed handler that writes starts a unit of its own (its deliveries are not lost)', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.subscribe('first', async () => {
+      await bus.unitOfWork(async () => bus.publish('second', 'from handler'));
+      got.push('first');
+    });
+    bus.subscribe('second', (p) => void got.push(String(p)));
+    await bus.unitOfWork(async () => bus.publish('first', null));
+    expect(got).toEqual(['from handler', 'first']);
+  });
+});
