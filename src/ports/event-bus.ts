@@ -38,6 +38,8 @@ export interface EventBus {
   on(signal: SignalName, table: string, handler: SignalHandler): () => void;
   /** Listens to a signal once its transaction has committed; returns an unsubscribe function. */
   onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void;
+  /** True when `on` handlers listen to `signal` on `table` (a store may then skip an explicit transaction for a one-statement write). */
+  listens(signal: SignalName, table: string): boolean;
   /** Fires a signal to its `on` handlers, awaiting each in turn, and queues it for the `onCommitted` ones. */
   emit(event: SignalEvent): Promise<void>;
   /** Listens to an application topic; returns an unsubscribe function. */

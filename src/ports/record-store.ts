@@ -40,7 +40,12 @@ export interface RecordStore {
   getById(table: string, id: Value, options?: ReadOptions): Promise<Row | null>;
   /** Rows whose primary key is in `ids`, in one query; order unspecified, missing ids skipped. */
   getManyByIds(table: string, ids: readonly Value[], options?: ReadOptions): Promise<Row[]>;
-  /** Rows matching the query, ordered (primary key by default) and paged. */
+  /**
+   * The live rows of the table that `column` (a foreign key of `table`) points to, from the live
+   * rows of `table` matching `where`, in one statement (a token's user, a comment's post).
+   */
+  findReferenced(table: string, column: string, where: Condition): Promise<Row[]>;
+  /** Rows matching the query, ordered (primary key by default; none needed when `where` pins the key) and paged. */
   find(table: string, query?: FindQuery): Promise<Row[]>;
   /** Number of rows matching `where`. */
   count(table: string, where?: Condition, options?: ReadOptions): Promise<number>;

@@ -24,6 +24,10 @@ export class MemoryEventBus implements EventBus {
     return add(this.signals, `${signal}:${table}`, handler);
   }
 
+  listens(signal: SignalName, table: string): boolean {
+    return (this.signals.get(`${signal}:${table}`)?.length ?? 0) > 0 || (this.signals.get(`${signal}:*`)?.length ?? 0) > 0;
+  }
+
   onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void {
     return add(this.committed, `${signal}:${table}`, handler);
   }

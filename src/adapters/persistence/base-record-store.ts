@@ -39,6 +39,8 @@ export abstract class BaseRecordStore implements RecordStore {
   protected abstract rawDelete(model: ModelDef, id: Value): Promise<boolean>;
   /** Runs a validated query (live filter already folded into `where`). */
   protected abstract rawFind(model: ModelDef, query: FindQuery): Promise<Row[]>;
+  /** Rows of `target` whose key is the `column` value of a row of `model` matching `where` (both validated, live filters folded in). */
+  protected abstract rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]>;
   /** Counts rows matching a validated condition. */
   protected abstract rawCount(model: ModelDef, where: Condition | undefined): Promise<number>;
 
@@ -51,6 +53,14 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const prepared = rows.map((row, index) => this.withDefaults(model, this.checked(model, row, rows.length > 1 ? index : undefined)));
     if (prepared.length === 0) return [];
+    if (!this.inTransaction && this.oneStatementInsert(model, prepared) && !this.deps.events.listens('pre_save', table) && !this.deps.events.listens('post_save', table)) {
+      // One INSERT is atomic on its own: no BEGIN/COMMIT round trips; committed events still wait for it.
+      return this.deps.events.unitOfWork(async () => {
+        const stored = await this.rawInsert(model, prepared);
+        for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
+        return stored;
+      });
+    }
     return this.atomically(async (store) => {
       for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true });
       const stored = await store.rawInsert(model, prepared);
@@ -112,7 +122,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const key = this.keyValue(model, id);
     if (key === undefined) return null;
-    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options), limit: 1 });
+    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options) });
     return rows[0] ?? null;
   }
 
@@ -129,21 +139,36 @@ export abstract class BaseRecordStore implements RecordStore {
     for (const term of query.orderBy ?? []) this.column(model, term.column);
     if (query.perGroup) this.column(model, query.perGroup.column);
     const byKey = { column: model.primaryKey, direction: 'asc' as const };
-    const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : [byKey];
+    // A condition that pins the key matches one row at most: no ORDER BY and no LIMIT 1 to send.
+    const pinned = filter !== undefined && !query.orderBy?.length && query.offset === undefined && pinsKey(model, filter);
+    const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : pinned ? [] : [byKey];
     const where = this.live(model, filter, query);
     return this.rawFind(model, {
       // Which rows make a group's first `limit` must not depend on how the store breaks ties.
       orderBy: query.perGroup && !orderBy.some((t) => t.column === model.primaryKey) ? [...orderBy, byKey] : orderBy,
       ...(where ? { where } : {}),
-      ...(query.limit !== undefined ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
+      ...(query.limit !== undefined && !(pinned && query.limit >= 1) ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
       ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
       ...(query.perGroup ? { perGroup: { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) } } : {}),
     });
   }
 
+  async findReferenced(table: string, column: string, where: Condition): Promise<Row[]> {
+    const model = this.model(table);
+    const fk = this.column(model, column).references;
+    if (!fk) throw new DomainError('invalid_input', `${table}.${column} is not a foreign key`, [{ field: column, message: 'not a foreign key' }]);
+    const target = this.model(fk.table);
+    return this.rawFindReferenced(model, column, this.live(model, this.condition(model, where), {}) as Condition, target, this.live(target, undefined, {}));
+  }
+
   async count(table: string, where?: Condition, options: ReadOptions = {}): Promise<number> {
     const model = this.model(table);
     return this.rawCount(model, this.live(model, where ? this.condition(model, where) : undefined, options));
+  }
+
+  /** True when `rawInsert` writes these rows in one atomic statement (then no explicit transaction is needed without `on` handlers). */
+  protected oneStatementInsert(_model: ModelDef, _rows: readonly Row[]): boolean {
+    return false;
   }
 
   /** True for a store bound to an open transaction. */
@@ -232,4 +257,10 @@ export abstract class BaseRecordStore implements RecordStore {
     if (!model.softDelete || options.withDeleted) return where;
     return where ? { all: [LIVE, where] } : LIVE;
   }
+}
+
+/** True when `where` requires the primary key to equal one value (so at most one row matches). */
+function pinsKey(model: ModelDef, where: Condition): boolean {
+  if ('all' in where) return where.all.some((c) => pinsKey(model, c));
+  return 'column' in where && where.column === model.primaryKey && where.op === 'eq';
 }

@@ -1,21 +1,41 @@
 import type { Row, Value } from '../../domain/model/types.js';
+import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { encodeToken, hashToken } from './secrets.js';
 
+/** How long a resolved bearer token is trusted without asking the database, and how many are kept. */
+export interface TokenCacheOptions {
+  /** Seconds (default 5; 0 turns the cache off). A revocation in another process takes effect within this time. */
+  readonly seconds?: number;
+  /** Most tokens kept (default 10 000; the oldest go first). */
+  readonly size?: number;
+}
+
 /**
  * Bearer tokens (table `auth_token`, DESIGN §3 "bearer tokens"): random, returned once at
- * login, stored only as a SHA-256, revoked at logout.
+ * login, stored only as a SHA-256, revoked at logout. Resolving a token is one statement (the
+ * token's user, joined in the database), then trusted for a few seconds by its hash; a
+ * revocation in this process takes effect at once.
  *
  * @example
  * const token = await tokens.issue(user.id);           // Authorization: Bearer <token>
  * const user = await tokens.resolve(token);            // null when unknown or revoked
  */
 export class TokenManager {
+  private readonly cache = new Map<string, { readonly user: Row; readonly until: number }>();
+  private readonly ttlMs: number;
+  private readonly size: number;
+
   constructor(
     private readonly store: RecordStore,
     private readonly random: RandomSource,
-  ) {}
+    private readonly clock: Clock,
+    options: TokenCacheOptions = {},
+  ) {
+    this.ttlMs = (options.seconds ?? 5) * 1000;
+    this.size = options.size ?? 10_000;
+  }
 
   async issue(userId: Value): Promise<string> {
     const token = encodeToken(this.random.bytes(32));
@@ -25,21 +45,29 @@ export class TokenManager {
 
   /** The active user holding `token`, or null. */
   async resolve(token: string): Promise<Row | null> {
-    const row = await this.row(token);
-    if (!row) return null;
-    const user = await this.store.getById('auth_user', row.user_id ?? null);
-    return user && user.is_active === true ? user : null;
+    if (!plausible(token)) return null;
+    const hash = hashToken(token);
+    const now = this.clock.now().getTime();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > now) return hit.user;
+    this.cache.delete(hash);
+    const [user] = await this.store.findReferenced('auth_token', 'user_id', { column: 'token_hash', op: 'eq', value: hash });
+    if (!user || user.is_active !== true) return null;
+    if (this.ttlMs > 0) {
+      if (this.cache.size >= this.size) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(hash, { user, until: now + this.ttlMs });
+    }
+    return user;
   }
 
   /** Revokes `token`; false when it was not live. */
   async revoke(token: string): Promise<boolean> {
-    const row = await this.row(token);
+    if (!plausible(token)) return false;
+    const hash = hashToken(token);
+    this.cache.delete(hash);
+    const [row] = await this.store.find('auth_token', { where: { column: 'token_hash', op: 'eq', value: hash }, limit: 1 });
     return row ? this.store.delete('auth_token', row.id ?? null) : false;
   }
-
-  private async row(token: string): Promise<Row | undefined> {
-    if (token.length < 20 || token.length > 100) return undefined;
-    const [row] = await this.store.find('auth_token', { where: { column: 'token_hash', op: 'eq', value: hashToken(token) }, limit: 1 });
-    return row;
-  }
 }
+
+const plausible = (token: string): boolean => token.length >= 20 && token.length <= 100;

@@ -1,4 +1,5 @@
 import type { Identity } from '../../domain/auth/identity.js';
+import type { Row } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { atIndex, checkBatch } from './bulk-writes.js';
@@ -27,11 +28,18 @@ export class BulkCreate {
         return atIndex(error, i);
       }
     });
-    const stored = await this.store.transaction(async (tx) => {
-      const out = [];
-      for (const [i, row] of rows.entries()) out.push(await tx.insert(resource.model.table, row).catch((e: unknown) => atIndex(e, i)));
-      return out;
-    });
+    const table = resource.model.table;
+    // One multi-row INSERT; only when it fails are the rows replayed one by one to name the failing index.
+    const stored = await this.store.insertMany(table, rows).catch((error: unknown) => this.locate(error, table, rows));
     return this.hydrate.execute(resource, stored, []);
+  }
+
+  /** Re-raises a failed batch's error with the index of the first failing row; writes nothing. */
+  private async locate(error: unknown, table: string, rows: readonly Row[]): Promise<never> {
+    await this.store.transaction(async (tx) => {
+      for (const [i, row] of rows.entries()) await tx.insert(table, row).catch((e: unknown) => atIndex(e, i));
+      throw error; // every row went in alone: the batch failed for another reason; roll back all the same
+    });
+    throw error;
   }
 }

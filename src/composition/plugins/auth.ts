@@ -3,7 +3,7 @@ import { LogIn } from '../../application/auth/log-in.js';
 import { ResendVerification } from '../../application/auth/resend-verification.js';
 import { SignUp } from '../../application/auth/sign-up.js';
 import { ThrottleGate } from '../../application/auth/throttle-gate.js';
-import { TokenManager } from '../../application/auth/token-manager.js';
+import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
 import { VerifyEmail } from '../../application/auth/verify-email.js';
 import { bearerAuthentication, chainAuthentication, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { formAuthRoutes } from '../../adapters/http-koa/routes/form-auth-routes.js';
@@ -22,6 +22,8 @@ export interface AuthOptions {
   readonly throttle?: boolean;
   /** How the app identifies callers (default: the session, then a bearer token). */
   readonly authenticate?: AuthBackend;
+  /** How long a resolved bearer token is trusted without a database read (default 5 s; `{ seconds: 0 }` turns it off). */
+  readonly tokenCache?: TokenCacheOptions;
 }
 
 /**
@@ -42,7 +44,7 @@ export function auth(options: AuthOptions = {}): Plugin {
       if (!ctx.lookup('sessions')) throw new Error('the auth plugin needs sessions() mounted before it');
       const requireVerifiedEmail = options.requireVerifiedEmail ?? false;
       const throttle = new ThrottleGate(ctx.throttleStore, options.throttle ?? true);
-      const tokens = new TokenManager(ctx.store, ctx.random);
+      const tokens = new TokenManager(ctx.store, ctx.random, ctx.clock, options.tokenCache);
       let dummy: Promise<string> | undefined;
       const dummyHash = () => (dummy ??= ctx.hasher.hash(Buffer.from(ctx.random.bytes(24)).toString('base64url')));
       void dummyHash().catch((err: unknown) => ctx.logger.error({ err }, 'could not prepare the dummy hash'));

@@ -155,6 +155,19 @@ export class MemoryRecordStore extends BaseRecordStore {
     });
   }
 
+  protected async rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
+    const keys = new Set<string>();
+    for (const row of this.table(model.table).values()) {
+      const v = row[column];
+      if (v !== null && v !== undefined && this.matches(model, where, row)) keys.add(keyOf(v));
+    }
+    const out: Row[] = [];
+    for (const row of this.table(target.table).values()) {
+      if (keys.has(keyOf(row[target.primaryKey] ?? null)) && this.matches(target, targetWhere, row)) out.push(structuredClone(row));
+    }
+    return out;
+  }
+
   protected async rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
     let n = 0;
     for (const row of this.table(model.table).values()) if (this.matches(model, where, row)) n++;

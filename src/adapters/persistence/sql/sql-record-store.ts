@@ -42,10 +42,21 @@ export class SqlRecordStore extends BaseRecordStore {
     await this.run('', 'read', () => this.db.raw('select 1'));
   }
 
+  protected override oneStatementInsert(model: ModelDef, rows: readonly Row[]): boolean {
+    // An explicit integer key on PostgreSQL needs a second statement (setval), so a transaction.
+    if (rows.length > rowsPerStatement(model)) return false;
+    return !(this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null));
+  }
+
   protected rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
     return this.run(model.table, 'insert', async () => {
       const encoded = rows.map((row) => encodeRow(model, row, this.dialect));
-      const stored = (await this.db(model.table).insert(encoded).returning('*')) as Record<string, unknown>[];
+      // Multi-row INSERTs, chunked under the drivers' bound-parameter limits (SQLite 32 766).
+      const stored: Record<string, unknown>[] = [];
+      const per = rowsPerStatement(model);
+      for (let i = 0; i < encoded.length; i += per) {
+        stored.push(...((await this.db(model.table).insert(encoded.slice(i, i + per)).returning('*')) as Record<string, unknown>[]));
+      }
       if (this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null)) {
         // An explicit key does not advance a serial sequence: move it past the largest key, as SQLite does.
         await this.db.raw(`select setval(pg_get_serial_sequence(?, ?), greatest((select max(??) from ??), 1))`, [
@@ -126,6 +137,21 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
+  protected rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
+    return this.run(target.table, 'read', async () => {
+      const w = conditionSql(model, where, this.dialect);
+      let qb = this.db(target.table)
+        .select('*')
+        .whereRaw(`${quote(target.primaryKey)} in (select ${quote(column)} from ${quote(model.table)} where ${w.sql})`, w.bindings as Knex.ValueDict[]);
+      if (targetWhere) {
+        const tw = conditionSql(target, targetWhere, this.dialect);
+        qb = qb.whereRaw(tw.sql, tw.bindings as Knex.ValueDict[]);
+      }
+      const raw = (await qb) as Record<string, unknown>[];
+      return raw.map((r) => decodeRow(target, r));
+    });
+  }
+
   protected rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
     return this.run(model.table, 'read', async () => {
       let qb = this.db(model.table).count({ n: '*' });
@@ -151,4 +177,9 @@ export class SqlRecordStore extends BaseRecordStore {
       throw translateSqlError(error, this.dialect, table, operation) ?? error;
     }
   }
+}
+
+/** Rows one INSERT may carry: every row binds at most one parameter per column. */
+function rowsPerStatement(model: ModelDef): number {
+  return Math.max(1, Math.floor(30_000 / Math.max(1, model.columns.length)));
 }

@@ -1,0 +1,889 @@
+/**
+ * `npx tsc -p tsconfig.build.json && node dist/bench/hot-path/run.js`: the request hot path of
+ * Portico against hand-written servers doing the same database work (issue "Performance: the
+ * request hot path close to a hand-written server").
+ *
+ * 1. PostgreSQL: a fresh schema, migrated and seeded by the Portico reference app, plus 10,000
+ *    posts and 50,000 comments (raw multi-row inserts); alice logs in for a bearer token. For each
+ *    scenario the raw server (`raw-pg-server.ts`: Koa + @koa/router + `pg`, named prepared
+ *    statements) and then Portico (`portico-server.ts`) each run alone in a child process while
+ *    autocannon loads them (16 connections, 1 s warm-up, then the measured window). One response
+ *    of each side is checked before and after the load and the two are compared (canonical JSON;
+ *    ids and timestamps of created rows and the origin of page links aside).
+ * 2. SQLite: the same on a fresh file for the post detail and list (`raw-sqlite-server.ts`).
+ * 3. Bulk create of 1,000 tags (PostgreSQL): sequential requests with fresh ids, median time.
+ * 4. JSON login throughput against the raw argon2id verify rate with the same parameters.
+ * 5. Cold start of the reference app (`dist/examples/reference/main.js`) on the existing SQLite
+ *    file: spawn → first 200 from `/ready`, and its RSS after 2 s idle.
+ *
+ * Prints the tables with the machine line and writes `bench/results/hot-path.{json,md}`. Exits 1
+ * when a request failed or the two sides answered differently (after printing everything).
+ *
+ * Environment: BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
+ * (default 1), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), HOT_PATH_ONLY
+ * (comma-separated sections: postgresql, sqlite, bulk, login, cold).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { verify } from '@node-rs/argon2';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
+import { startChildServer, type ChildServer } from '../child-server.js';
+import { WARMUP_SECONDS, type Measurement } from '../measure.js';
+import type { RunInfo } from '../report.js';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+function seconds(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 1 || value > 60) throw new Error(`${name} must be a number of seconds between 1 and 60`);
+  return value;
+}
+
+const DURATION_SECONDS = seconds('BENCH_DURATION_SECONDS', 3);
+const CONNECTIONS = 16;
+const LOGIN_CONCURRENCY = 4;
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POSTS = 10_000;
+const COMMENTS = 50_000;
+const SEED_CHUNK = 2_500;
+const BULK_TAGS = 1_000;
+const BULK_WARMUP_REQUESTS = 2;
+const BULK_REQUESTS = 10;
+const BULK_REQUEST_TIMEOUT_MS = 30_000;
+const COLD_RUNS = 3;
+const COLD_READY_TIMEOUT_MS = 30_000;
+const IDLE_MS = 2_000;
+const GRAPHQL_QUERY = '{ posts(limit: 50) { id title author { name } comments { body } } }';
+const ALICE = { username: 'alice', password: 'alice-password-1' };
+/** argon2id as Portico hashes (ARGON2_OPTIONS); `verify` reads them from the encoded hash. */
+const ARGON2_PARAMS = 'argon2id m=19456 t=2 p=1';
+
+const SECTIONS = ['postgresql', 'sqlite', 'bulk', 'login', 'cold'] as const;
+type Section = (typeof SECTIONS)[number];
+const ONLY = (process.env.HOT_PATH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+for (const s of ONLY) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`HOT_PATH_ONLY: unknown section "${s}" (${SECTIONS.join(', ')})`);
+const selected = (section: Section): boolean => ONLY.length === 0 || ONLY.includes(section);
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+const RAW_PG_SERVER = here('./raw-pg-server.js');
+const RAW_SQLITE_SERVER = here('./raw-sqlite-server.js');
+const PORTICO_SERVER = here('./portico-server.js');
+const REFERENCE_MAIN = here('../../examples/reference/main.js');
+const RESULTS_DIR = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
+/** A configured secret, as in production (without one Portico warns and makes one up). */
+const PORTICO_ENV = { PORTICO_SECRET: randomBytes(32).toString('base64url'), THROTTLE: 'off' };
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup: child processes and the scratch database go away however the run ends.
+
+const cleanups = new Set<() => Promise<void>>();
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n${signal}: cleaning up …\n`);
+    // Newest first: the servers stop before the database they use goes away.
+    void (async () => {
+      for (const cleanup of [...cleanups].reverse()) await cleanup().catch(() => undefined);
+      process.exit(130);
+    })();
+  });
+}
+
+async function withCleanup<T>(cleanup: () => Promise<void>, use: () => Promise<T>): Promise<T> {
+  cleanups.add(cleanup);
+  try {
+    return await use();
+  } finally {
+    cleanups.delete(cleanup);
+    await cleanup();
+  }
+}
+
+async function withServer<T>(script: string, db: string, use: (server: ChildServer) => Promise<T>, env: Readonly<Record<string, string>> = {}): Promise<T> {
+  const server = await startChildServer(script, db, env);
+  return withCleanup(() => server.stop(), () => use(server));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/** One autocannon measurement, with the median latency too. */
+interface HotMeasurement extends Measurement {
+  readonly latencyP50Ms: number;
+}
+
+interface RequestShape {
+  readonly method: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+async function fire(url: string, duration: number, connections: number, request: RequestShape): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    connections,
+    duration,
+    pipelining: 1,
+    timeout: 10,
+    method: request.method,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    headers: { ...request.headers },
+  });
+}
+
+function assertClean(label: string, result: autocannon.Result): void {
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0 || result.requests.total === 0) {
+    throw new Error(`${label}: ${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+}
+
+/** Warms `url` up (numbers discarded), then measures it for DURATION_SECONDS. */
+async function measureLoad(label: string, url: string, request: RequestShape, connections = CONNECTIONS): Promise<HotMeasurement> {
+  process.stderr.write(`  ${label} …\n`);
+  assertClean(`${label} (warm-up)`, await fire(url, WARMUP_SECONDS, connections, request));
+  const result = await fire(url, DURATION_SECONDS, connections, request);
+  assertClean(label, result);
+  return {
+    requestsPerSecond: result.requests.total / (result.duration || DURATION_SECONDS),
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyAvgMs: result.latency.average,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+};
+const percentile = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+
+type Body = Record<string, unknown>;
+const asBody = (body: unknown): Body => (typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {});
+
+/** JSON with object keys sorted: key order is not part of an answer's meaning. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** A page link without origin and path: `?limit=50&offset=50`. */
+const linkQuery = (link: unknown): unknown => (typeof link === 'string' ? new URL(link).search : link);
+
+/** Where the two sides answered differently (the run goes on; it exits 1 at the end). */
+const differences: { scenario: string; raw: string; portico: string }[] = [];
+
+function compare(scenario: string, raw: unknown, portico: unknown): void {
+  const r = canonical(raw);
+  const p = canonical(portico);
+  if (r !== p) {
+    differences.push({ scenario, raw: r, portico: p });
+    process.stderr.write(`  DIFFERENT ANSWERS for ${scenario}\n    raw:     ${r.slice(0, 600)}\n    portico: ${p.slice(0, 600)}\n`);
+  }
+}
+
+async function request(url: string, init: RequestInit): Promise<{ status: number; body: unknown; text: string }> {
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(BULK_REQUEST_TIMEOUT_MS) });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body, text };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP scenarios
+
+interface Scenario {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  /**
+   * `required`: sends alice's bearer token, and checks that without it the answer is 401;
+   * `optional`: sends it (anonymous callers are served too); `none`: sends no token. In every
+   * case an unknown token must answer 401.
+   */
+  readonly auth: 'required' | 'optional' | 'none';
+  readonly body?: string;
+  readonly status: number;
+  readonly check: (body: unknown) => string | undefined;
+  /** The part both sides must answer identically (default: all of it). */
+  readonly comparable?: (body: unknown) => unknown;
+}
+
+interface Seeded {
+  readonly db: string;
+  readonly token: string;
+  readonly aliceId: number;
+}
+
+function postScenarios(aliceId: number): { detail: Scenario; list: Scenario; create: Scenario } {
+  const POST_KEYS = canonical(['author_id', 'body', 'created_at', 'created_by_id', 'deleted_at', 'featured', 'id', 'published', 'score', 'title']);
+  const keysOf = (row: unknown): string => canonical(Object.keys(asBody(row)).sort());
+  return {
+    detail: {
+      name: 'GET /api/post/1 (bearer)',
+      method: 'GET',
+      path: '/api/post/1',
+      auth: 'required',
+      status: 200,
+      check: (body) => {
+        const row = asBody(body);
+        if (keysOf(row) !== POST_KEYS) return `expected the keys ${POST_KEYS}`;
+        return row.id === 1 && row.title === 'Notes on the Analytical Engine' && row.score === 10 ? undefined : 'expected post 1';
+      },
+    },
+    list: {
+      name: 'GET /api/post/?limit=50 (bearer)',
+      method: 'GET',
+      path: '/api/post/?limit=50',
+      auth: 'required',
+      status: 200,
+      check: (body) => {
+        const { count, next, previous, results } = asBody(body);
+        if (typeof count !== 'number' || count < POSTS + 4) return `expected count >= ${POSTS + 4}`;
+        if (!Array.isArray(results) || results.length !== 50) return 'expected 50 results';
+        if (asBody(results[0]).id !== 1 || asBody(results[49]).id !== 50) return 'expected posts 1 to 50';
+        if (results.some((row) => keysOf(row) !== POST_KEYS)) return `expected the keys ${POST_KEYS}`;
+        if (linkQuery(next) !== '?limit=50&offset=50') return 'expected a next link to offset 50';
+        return previous === null ? undefined : 'expected no previous link';
+      },
+      comparable: (body) => ({ ...asBody(body), next: linkQuery(asBody(body).next), previous: linkQuery(asBody(body).previous) }),
+    },
+    create: {
+      name: 'POST /api/post/ (bearer)',
+      method: 'POST',
+      path: '/api/post/',
+      auth: 'required',
+      body: JSON.stringify({ title: 'Bench', author_id: 1 }),
+      status: 201,
+      check: (body) => {
+        const row = asBody(body);
+        if (keysOf(row) !== POST_KEYS) return `expected the keys ${POST_KEYS}`;
+        if (typeof row.id !== 'number' || typeof row.created_at !== 'string' || Number.isNaN(Date.parse(row.created_at))) return 'expected a new id and created_at';
+        const expected = { title: 'Bench', body: null, author_id: 1, created_by_id: aliceId, published: false, featured: false, score: 0, deleted_at: null };
+        return Object.entries(expected).every(([k, v]) => row[k] === v) ? undefined : `expected ${canonical(expected)}`;
+      },
+      comparable: (body) => {
+        const { id: _id, created_at: _at, ...rest } = asBody(body);
+        return rest;
+      },
+    },
+  };
+}
+
+function pgScenarios(aliceId: number): Scenario[] {
+  const { detail, list, create } = postScenarios(aliceId);
+  const AUTHOR_1 = { id: 1, name: 'Ada Lovelace', bio: 'First programmer', email: 'ada@example.com' };
+  return [
+    detail,
+    // Before the create: the count must not move between the two sides.
+    list,
+    create,
+    {
+      name: 'GET /api/author/1 (anonymous)',
+      method: 'GET',
+      path: '/api/author/1',
+      auth: 'none',
+      status: 200,
+      check: (body) => (canonical(body) === canonical(AUTHOR_1) ? undefined : `expected ${canonical(AUTHOR_1)}`),
+    },
+    {
+      name: 'POST /graphql posts{author,comments} (bearer)',
+      method: 'POST',
+      path: '/graphql',
+      auth: 'optional',
+      body: JSON.stringify({ query: GRAPHQL_QUERY }),
+      status: 200,
+      check: (body) => {
+        const posts = asBody(asBody(body).data).posts;
+        if (!Array.isArray(posts) || posts.length !== 50) return 'expected 50 posts';
+        const first = asBody(posts[0]);
+        if (first.id !== '1' || asBody(first.author).name !== 'Ada Lovelace') return 'expected post "1" by Ada Lovelace first';
+        if (!Array.isArray(first.comments) || first.comments.length < 2) return 'expected the comments of post 1';
+        return 'errors' in asBody(body) ? 'unexpected errors' : undefined;
+      },
+    },
+  ];
+}
+
+function shapeOf(scenario: Scenario, token: string): RequestShape {
+  return {
+    method: scenario.method,
+    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+    headers: {
+      ...(scenario.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(scenario.auth !== 'none' ? { authorization: `Bearer ${token}` } : {}),
+    },
+  };
+}
+
+async function checkOnce(label: string, url: string, scenario: Scenario, shape: RequestShape): Promise<unknown> {
+  const { status, body, text } = await request(url, { method: shape.method, headers: shape.headers, ...(shape.body !== undefined ? { body: shape.body } : {}) });
+  const problem = body === undefined ? 'not JSON' : status === scenario.status ? scenario.check(body) : `status ${status}, expected ${scenario.status}`;
+  if (problem) throw new Error(`${label}: unexpected response ${text.slice(0, 500)} (${problem})`);
+  return body;
+}
+
+/** An unknown token must answer 401; so must no token where authentication is required. */
+async function checkRefused(label: string, url: string, scenario: Scenario, shape: RequestShape): Promise<void> {
+  const { authorization: _token, ...anonymous } = shape.headers;
+  const attempts = [{ ...anonymous, authorization: `Bearer ${'x'.repeat(43)}` }, ...(scenario.auth === 'required' ? [anonymous] : [])];
+  for (const headers of attempts) {
+    const { status } = await request(url, { method: shape.method, headers, ...(shape.body !== undefined ? { body: shape.body } : {}) });
+    if (status !== 401) throw new Error(`${label}: ${headers.authorization ? 'an unknown token' : 'no token'} answered ${status}, expected 401`);
+  }
+}
+
+interface HttpResult {
+  readonly name: string;
+  readonly database: 'postgresql' | 'sqlite';
+  readonly method: string;
+  readonly path: string;
+  readonly raw: HotMeasurement;
+  readonly portico: HotMeasurement;
+  /** portico req/s ÷ raw req/s. */
+  readonly ratio: number;
+}
+
+async function sideOf(label: string, base: string, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown }> {
+  const url = `${base}${scenario.path}`;
+  const shape = shapeOf(scenario, token);
+  const body = await checkOnce(label, url, scenario, shape);
+  await checkRefused(label, url, scenario, shape);
+  const measurement = await measureLoad(label, url, shape);
+  await checkOnce(`${label} (after the load)`, url, scenario, shape);
+  return { measurement, body };
+}
+
+async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string, rawDb: string, seeded: Seeded, scenarios: readonly Scenario[]): Promise<HttpResult[]> {
+  const results: HttpResult[] = [];
+  for (const scenario of scenarios) {
+    process.stderr.write(`${database}: ${scenario.name}\n`);
+    const raw = await withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s.url, scenario, seeded.token));
+    const portico = await withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s.url, scenario, seeded.token), PORTICO_ENV);
+    const comparable = scenario.comparable ?? ((body: unknown) => body);
+    compare(`${database} ${scenario.name}`, comparable(raw.body), comparable(portico.body));
+    results.push({
+      name: scenario.name,
+      database,
+      method: scenario.method,
+      path: scenario.path,
+      raw: raw.measurement,
+      portico: portico.measurement,
+      ratio: portico.measurement.requestsPerSecond / raw.measurement.requestsPerSecond,
+    });
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+/** Logs alice in through a running Portico server: her bearer token and id. */
+async function logIn(base: string): Promise<{ token: string; aliceId: number }> {
+  const { status, body, text } = await request(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ALICE),
+  });
+  const token = asBody(body).token;
+  const aliceId = asBody(asBody(body).user).id;
+  if (status !== 200 || typeof token !== 'string' || typeof aliceId !== 'number') throw new Error(`login failed: ${status} ${text.slice(0, 300)}`);
+  return { token, aliceId };
+}
+
+/** Adds POSTS posts and COMMENTS comments (spread evenly over every post) with multi-row inserts. */
+async function seedPostgres(client: pg.Client, aliceId: number): Promise<void> {
+  for (let from = 1; from <= POSTS; from += SEED_CHUNK) {
+    await client.query(
+      `insert into post (title, body, author_id, created_by_id, published, featured, score, created_at)
+       select 'Bench post ' || g, 'Body of bench post ' || g, 1 + g % 2, $3, g % 3 <> 0, false, g % 100, now() - g * interval '1 second'
+       from generate_series($1::int, $2::int) g`,
+      [from, Math.min(POSTS, from + SEED_CHUNK - 1), aliceId],
+    );
+  }
+  const { rows } = await client.query<{ n: number }>('select max(id)::int as n from post');
+  const maxPost = rows[0]?.n ?? 1;
+  for (let from = 1; from <= COMMENTS; from += SEED_CHUNK * 4) {
+    await client.query(
+      `insert into comment (post_id, body, votes, moderation_note)
+       select 1 + (g - 1) % $3, 'Bench comment ' || g, g % 7, 'note ' || g from generate_series($1::int, $2::int) g`,
+      [from, Math.min(COMMENTS, from + SEED_CHUNK * 4 - 1), maxPost],
+    );
+  }
+  await client.query('analyze post; analyze comment; analyze author; analyze auth_token; analyze auth_user; analyze tag');
+}
+
+function sqliteExec(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<void> {
+  return new Promise((resolve, reject) => db.run(sql, params, (error: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/** The same rows on SQLite (booleans 0/1, timestamps as epoch milliseconds, as Portico stores them). */
+async function seedSqlite(file: string, aliceId: number): Promise<void> {
+  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
+  });
+  try {
+    const now = Date.now();
+    await sqliteExec(db, 'begin');
+    for (let from = 1; from <= POSTS; from += SEED_CHUNK) {
+      await sqliteExec(
+        db,
+        `with recursive g(n) as (select ? union all select n + 1 from g where n < ?)
+         insert into post (title, body, author_id, created_by_id, published, featured, score, created_at)
+         select 'Bench post ' || n, 'Body of bench post ' || n, 1 + n % 2, ?, n % 3 <> 0, 0, n % 100, ? - n * 1000 from g`,
+        [from, Math.min(POSTS, from + SEED_CHUNK - 1), aliceId, now],
+      );
+    }
+    const maxPost = await new Promise<number>((resolve, reject) =>
+      db.get<{ n: number }>('select max(id) as n from post', (error, row) => (error ? reject(error) : resolve(row.n))),
+    );
+    for (let from = 1; from <= COMMENTS; from += SEED_CHUNK * 4) {
+      await sqliteExec(
+        db,
+        `with recursive g(n) as (select ? union all select n + 1 from g where n < ?)
+         insert into comment (post_id, body, votes, moderation_note) select 1 + (n - 1) % ?, 'Bench comment ' || n, n % 7, 'note ' || n from g`,
+        [from, Math.min(COMMENTS, from + SEED_CHUNK * 4 - 1), maxPost],
+      );
+    }
+    await sqliteExec(db, 'commit');
+    await sqliteExec(db, 'analyze');
+  } finally {
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk create
+
+interface BulkSide {
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  readonly timesMs: readonly number[];
+}
+
+interface BulkResult {
+  readonly tags: number;
+  readonly requests: number;
+  readonly raw: BulkSide;
+  readonly portico: BulkSide;
+  /** portico median ÷ raw median (time: above 1 is slower). */
+  readonly ratio: number;
+}
+
+/** BULK_WARMUP_REQUESTS untimed then BULK_REQUESTS timed creates of BULK_TAGS fresh tags, one after the other. */
+async function bulkCreates(label: string, base: string): Promise<{ side: BulkSide; first: unknown }> {
+  process.stderr.write(`  ${label} …\n`);
+  const times: number[] = [];
+  let first: unknown;
+  for (let i = 0; i < BULK_WARMUP_REQUESTS + BULK_REQUESTS; i++) {
+    const prefix = `${label.split(' ')[0]}-${i}-${randomBytes(4).toString('hex')}-`;
+    const body = JSON.stringify(Array.from({ length: BULK_TAGS }, (_, j) => ({ id: `${prefix}${j}`, label: `Tag ${j}` })));
+    const started = performance.now();
+    const response = await fetch(`${base}/api/tag/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(BULK_REQUEST_TIMEOUT_MS),
+    });
+    const text = await response.text();
+    const elapsed = performance.now() - started;
+    const rows: unknown = JSON.parse(text);
+    if (response.status !== 201 || !Array.isArray(rows) || rows.length !== BULK_TAGS) throw new Error(`${label}: status ${response.status}, ${text.slice(0, 300)}`);
+    if (i >= BULK_WARMUP_REQUESTS) times.push(elapsed);
+    // Comparable across sides: the rows with the request's id prefix removed.
+    first ??= rows.map((row) => ({ ...asBody(row), id: String(asBody(row).id).slice(prefix.length) }));
+  }
+  return { side: { medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times), timesMs: times }, first };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login
+
+interface VerifyRate {
+  readonly perSecond: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly count: number;
+}
+
+interface LoginResult {
+  readonly concurrency: number;
+  readonly argon2: string;
+  readonly portico: HotMeasurement;
+  /** Measured right before and right after Portico's load, to show drift; the ratio uses their mean. */
+  readonly rawVerifyBefore: VerifyRate;
+  readonly rawVerifyAfter: VerifyRate;
+  /** Portico logins/s ÷ the mean of the two raw verify rates. */
+  readonly ratio: number;
+}
+
+/** LOGIN_CONCURRENCY loops of `verify(hash, password)` for `seconds`: verifies per second and latencies. */
+async function verifyRate(hash: string, password: string, secondsToRun: number): Promise<VerifyRate> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const until = started + secondsToRun * 1000;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      if (!(await verify(hash, password))) throw new Error('argon2 verify rejected alice’s password');
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: LOGIN_CONCURRENCY }, loop));
+  const elapsed = (performance.now() - started) / 1000;
+  return { perSecond: latencies.length / elapsed, latencyP50Ms: percentile(latencies, 50), latencyP99Ms: percentile(latencies, 99), count: latencies.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold start
+
+interface ColdRun {
+  readonly listeningMs: number;
+  readonly readyMs: number;
+  readonly idleRssMb: number;
+}
+
+interface ColdResult {
+  readonly runs: readonly ColdRun[];
+  readonly medianReadyMs: number;
+  readonly medianListeningMs: number;
+  readonly medianIdleRssMb: number;
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Spawns the reference app on `file`: ms to its printed URL, ms to the first 200 from /ready, RSS after IDLE_MS idle. */
+async function coldStart(file: string): Promise<ColdRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [REFERENCE_MAIN, '--db', `sqlite:${file}`, '--port', '0'], {
+    env: { ...process.env, ...PORTICO_ENV, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
+  return withCleanup(
+    () => stopProcess(child),
+    async () => {
+      const base = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the reference app printed no URL within ${COLD_READY_TIMEOUT_MS} ms: ${stderr}`)), COLD_READY_TIMEOUT_MS);
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const match = /home:\s+(http:\/\/\S+?)\/?$/.exec(line.trim());
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`the reference app exited with code ${code}: ${stderr}`));
+        });
+      });
+      const listeningMs = performance.now() - started;
+      let readyMs: number | undefined;
+      while (readyMs === undefined) {
+        if (performance.now() - started > COLD_READY_TIMEOUT_MS) throw new Error(`/ready answered no 200 within ${COLD_READY_TIMEOUT_MS} ms`);
+        const status = await fetch(`${base}/ready`).then(
+          (r) => r.arrayBuffer().then(() => r.status),
+          () => 0,
+        );
+        if (status === 200) readyMs = performance.now() - started;
+        else await sleep(5);
+      }
+      await sleep(IDLE_MS);
+      const rss = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+      return { listeningMs, readyMs, idleRssMb: Number(rss) / 1024 };
+    },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+interface Report {
+  readonly info: RunInfo & {
+    readonly postgres?: string;
+    readonly sqlite: string;
+    readonly posts: number;
+    readonly comments: number;
+    /** 1-minute load average at the start and the end: other work on the machine skews the numbers. */
+    readonly loadAverage: { readonly start: number; readonly end: number };
+  };
+  readonly http: readonly HttpResult[];
+  readonly bulk?: BulkResult;
+  readonly login?: LoginResult;
+  readonly coldStart?: ColdResult;
+  readonly differences: typeof differences;
+}
+
+function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  const line = (row: readonly string[]): string => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const row = (values: readonly string[]): string => `| ${values.join(' | ')} |`;
+  return [row(headers), row(headers.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(row)].join('\n');
+}
+
+const f0 = (n: number): string => n.toFixed(0);
+const f1 = (n: number): string => n.toFixed(1);
+const f2 = (n: number): string => n.toFixed(2);
+
+/** The report as sections of [title, headers, rows]. */
+function sections(report: Report): [string, string[], string[][]][] {
+  const out: [string, string[], string[][]][] = [];
+  if (report.http.length > 0) {
+    out.push([
+      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone`,
+      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw'],
+      report.http.map((r) => [
+        r.name,
+        r.database === 'postgresql' ? 'pg' : 'sqlite',
+        f0(r.raw.requestsPerSecond),
+        f0(r.raw.latencyP50Ms),
+        f0(r.raw.latencyP99Ms),
+        f0(r.portico.requestsPerSecond),
+        f0(r.portico.latencyP50Ms),
+        f0(r.portico.latencyP99Ms),
+        f2(r.ratio),
+      ]),
+    ]);
+  }
+  if (report.bulk) {
+    const b = report.bulk;
+    out.push([
+      `Bulk create of ${b.tags} tags (POST /api/tag/, PostgreSQL): ${BULK_WARMUP_REQUESTS} untimed + ${b.requests} timed sequential requests per side; Portico/raw is a time ratio (above 1 = slower)`,
+      ['Side', 'median ms', 'min ms', 'max ms', 'Portico/raw'],
+      [
+        ['raw (one insert … select unnest … returning *, in a transaction)', f1(b.raw.medianMs), f1(b.raw.minMs), f1(b.raw.maxMs), ''],
+        ['Portico', f1(b.portico.medianMs), f1(b.portico.minMs), f1(b.portico.maxMs), f2(b.ratio)],
+      ],
+    ]);
+  }
+  if (report.login) {
+    const l = report.login;
+    out.push([
+      `Login (${l.argon2}), ${l.concurrency} concurrent, ${report.info.durationSeconds} s measured each; Portico/raw is a throughput ratio against the mean of the two raw rates`,
+      ['Side', 'per second', 'p50 ms', 'p99 ms', 'Portico/raw'],
+      [
+        ...([['before', l.rawVerifyBefore], ['after', l.rawVerifyAfter]] as const).map(([when, v]) => [
+          `raw argon2 verify (@node-rs/argon2, in the runner), ${when}`,
+          f1(v.perSecond),
+          f1(v.latencyP50Ms),
+          f1(v.latencyP99Ms),
+          '',
+        ]),
+        ['Portico POST /api/auth/login (PostgreSQL)', f1(l.portico.requestsPerSecond), f1(l.portico.latencyP50Ms), f1(l.portico.latencyP99Ms), f2(l.ratio)],
+      ],
+    ]);
+  }
+  if (report.coldStart) {
+    const c = report.coldStart;
+    out.push([
+      `Cold start of the reference app on the existing SQLite file (${c.runs.length} runs; node dist/examples/reference/main.js --db sqlite:<file> --port 0)`,
+      ['Run', 'spawn → URL printed ms', 'spawn → /ready 200 ms', `RSS after ${IDLE_MS / 1000} s idle MB`],
+      [
+        ...c.runs.map((r, i) => [String(i + 1), f0(r.listeningMs), f0(r.readyMs), f1(r.idleRssMb)]),
+        ['median', f0(c.medianListeningMs), f0(c.medianReadyMs), f1(c.medianIdleRssMb)],
+      ],
+    ]);
+  }
+  return out;
+}
+
+function machineLine(report: Report): string {
+  const i = report.info;
+  return `Node ${i.node}, ${i.cpus} CPUs (${i.cpuModel}), ${i.platform}, ${i.date}
+${i.postgres ? `PostgreSQL ${i.postgres} (127.0.0.1, pool of 10 on both sides), ` : ''}SQLite ${i.sqlite}; ${i.posts} posts, ${i.comments} comments; load average ${f2(i.loadAverage.start)} at start, ${f2(i.loadAverage.end)} at end`;
+}
+
+function consoleReport(report: Report): string {
+  const parts = ['Hot path: Portico vs hand-written servers (Koa 3 + @koa/router + pg / sqlite3)', machineLine(report), ...sections(report).map(([title, headers, rows]) => `${title}\n\n${textTable(headers, rows)}`)];
+  if (report.differences.length > 0) {
+    parts.push(`DIFFERENT ANSWERS (${report.differences.length}):\n${report.differences.map((d) => `- ${d.scenario}\n  raw:     ${d.raw.slice(0, 400)}\n  portico: ${d.portico.slice(0, 400)}`).join('\n')}`);
+  }
+  return parts.join('\n\n');
+}
+
+function markdownReport(report: Report): string {
+  return [
+    '# Hot path: Portico vs hand-written servers (Koa 3 + @koa/router + pg / sqlite3)',
+    '',
+    machineLine(report).replace('\n', '  \n'),
+    '',
+    ...sections(report).flatMap(([title, headers, rows]) => [`## ${title}`, '', markdownTable(headers, rows), '']),
+    ...(report.differences.length > 0 ? ['## Different answers', '', ...report.differences.map((d) => `- ${d.scenario}: raw \`${d.raw.slice(0, 300)}\`, Portico \`${d.portico.slice(0, 300)}\``), ''] : []),
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function postgresSections(): Promise<{ http: HttpResult[]; bulk?: BulkResult; login?: LoginResult; version: string }> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  const schema = `hot_path_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const dropSchema = async (): Promise<void> => {
+    await admin.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+    await admin.end().catch(() => undefined);
+  };
+  return withCleanup(dropSchema, async () => {
+    const version = (await admin.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? 'unknown';
+    await admin.query(`create schema "${schema}"`);
+    const url = new URL(PG_URL);
+    url.searchParams.set('schema', schema);
+    const db = url.toString();
+    process.stderr.write(`Preparing PostgreSQL schema ${schema} (Portico migrates and seeds; then ${POSTS} posts and ${COMMENTS} comments) …\n`);
+    const { token, aliceId } = await withServer(PORTICO_SERVER, db, (s) => logIn(s.url), PORTICO_ENV);
+    await admin.query(`set search_path to "${schema}"`);
+    await seedPostgres(admin, aliceId);
+    const seeded: Seeded = { db, token, aliceId };
+
+    const http = selected('postgresql') ? await runScenarios('postgresql', RAW_PG_SERVER, db, seeded, pgScenarios(aliceId)) : [];
+
+    let bulk: BulkResult | undefined;
+    if (selected('bulk')) {
+      process.stderr.write(`postgresql: bulk create of ${BULK_TAGS} tags\n`);
+      const raw = await withServer(RAW_PG_SERVER, db, (s) => bulkCreates('raw bulk create', s.url));
+      const portico = await withServer(PORTICO_SERVER, db, (s) => bulkCreates('portico bulk create', s.url), PORTICO_ENV);
+      compare(`postgresql bulk create of ${BULK_TAGS} tags`, raw.first, portico.first);
+      bulk = { tags: BULK_TAGS, requests: BULK_REQUESTS, raw: raw.side, portico: portico.side, ratio: portico.side.medianMs / raw.side.medianMs };
+    }
+
+    let login: LoginResult | undefined;
+    if (selected('login')) {
+      process.stderr.write(`postgresql: login throughput (${LOGIN_CONCURRENCY} concurrent)\n`);
+      const hash = (await admin.query<{ password_hash: string }>('select password_hash from auth_user where username = $1', [ALICE.username])).rows[0]?.password_hash;
+      if (!hash?.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')) throw new Error(`alice's hash is not argon2id m=19456,t=2,p=1: ${hash?.slice(0, 40)}`);
+      const loginShape: RequestShape = { method: 'POST', body: JSON.stringify(ALICE), headers: { 'content-type': 'application/json' } };
+      process.stderr.write('  raw argon2 verify (before) …\n');
+      await verifyRate(hash, ALICE.password, WARMUP_SECONDS);
+      const rawVerifyBefore = await verifyRate(hash, ALICE.password, DURATION_SECONDS);
+      const portico = await withServer(
+        PORTICO_SERVER,
+        db,
+        async (s) => {
+          await logIn(s.url);
+          return measureLoad('portico login', `${s.url}/api/auth/login`, loginShape, LOGIN_CONCURRENCY);
+        },
+        PORTICO_ENV,
+      );
+      process.stderr.write('  raw argon2 verify (after) …\n');
+      const rawVerifyAfter = await verifyRate(hash, ALICE.password, DURATION_SECONDS);
+      const rawMean = (rawVerifyBefore.perSecond + rawVerifyAfter.perSecond) / 2;
+      login = { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, portico, rawVerifyBefore, rawVerifyAfter, ratio: portico.requestsPerSecond / rawMean };
+    }
+    return { http, ...(bulk ? { bulk } : {}), ...(login ? { login } : {}), version };
+  });
+}
+
+async function sqliteSections(): Promise<{ http: HttpResult[]; coldStart?: ColdResult }> {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-hot-path-'));
+  const removeDir = async (): Promise<void> => rmSync(dir, { recursive: true, force: true });
+  return withCleanup(removeDir, async () => {
+    const file = join(dir, 'hot-path.db');
+    const db = `sqlite:${file}`;
+    process.stderr.write(`Preparing SQLite file ${file} (Portico migrates and seeds; then ${POSTS} posts and ${COMMENTS} comments) …\n`);
+    const { token, aliceId } = await withServer(PORTICO_SERVER, db, (s) => logIn(s.url), PORTICO_ENV);
+    await seedSqlite(file, aliceId);
+    const { detail, list } = postScenarios(aliceId);
+    const http = selected('sqlite') ? await runScenarios('sqlite', RAW_SQLITE_SERVER, file, { db, token, aliceId }, [detail, list]) : [];
+
+    let cold: ColdResult | undefined;
+    if (selected('cold')) {
+      process.stderr.write('cold start of the reference app …\n');
+      if (!existsSync(REFERENCE_MAIN)) throw new Error(`${REFERENCE_MAIN} is missing: build first`);
+      const runs: ColdRun[] = [];
+      for (let i = 0; i < COLD_RUNS; i++) runs.push(await coldStart(file));
+      cold = {
+        runs,
+        medianReadyMs: median(runs.map((r) => r.readyMs)),
+        medianListeningMs: median(runs.map((r) => r.listeningMs)),
+        medianIdleRssMb: median(runs.map((r) => r.idleRssMb)),
+      };
+    }
+    return { http, ...(cold ? { coldStart: cold } : {}) };
+  });
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
+  const pgPart = selected('postgresql') || selected('bulk') || selected('login') ? await postgresSections() : undefined;
+  const sqlitePart = selected('sqlite') || selected('cold') ? await sqliteSections() : undefined;
+  const report: Report = {
+    info: {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      platform: `${process.platform}-${process.arch}`,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP_SECONDS,
+      durationSeconds: DURATION_SECONDS,
+      ...(pgPart ? { postgres: pgPart.version } : {}),
+      sqlite: sqlite3.VERSION,
+      posts: POSTS,
+      comments: COMMENTS,
+      loadAverage: { start: loadAtStart, end: loadavg()[0] ?? 0 },
+    },
+    http: [...(pgPart?.http ?? []), ...(sqlitePart?.http ?? [])],
+    ...(pgPart?.bulk ? { bulk: pgPart.bulk } : {}),
+    ...(pgPart?.login ? { login: pgPart.login } : {}),
+    ...(sqlitePart?.coldStart ? { coldStart: sqlitePart.coldStart } : {}),
+    differences,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}hot-path.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${RESULTS_DIR}hot-path.md`, markdownReport(report));
+  console.log(`\n${consoleReport(report)}\n\nWrote bench/results/hot-path.json and bench/results/hot-path.md (${f0((performance.now() - started) / 1000)} s)`);
+  if (differences.length > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(`hot-path bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

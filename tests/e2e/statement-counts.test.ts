@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAvailable } from '../support/postgres.js';
+import { startReference, type RunningReference } from '../support/reference-server.js';
+
+const pg = await postgresAvailable();
+
+/**
+ * The hot path's statement counts (docs/performance.md), pinned: SPEC allows asserting query
+ * counts. A count includes every statement the app sends (BEGIN and COMMIT too).
+ */
+function statementCounts(backend: 'sqlite' | 'postgresql'): void {
+  let ref: RunningReference;
+  let token = '';
+  const statements: string[] = [];
+  beforeAll(async () => {
+    ref = await startReference(backend, { env: { THROTTLE: 'off' } });
+    const knex = ref.app.db.sql?.knex;
+    if (!knex) throw new Error('SQL backend expected');
+    knex.on('query', (q: { sql: string }) => statements.push(q.sql));
+    const res = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'alice-password-1' }) });
+    token = ((await res.json()) as { token: string }).token;
+  });
+  afterAll(async () => ref.close());
+
+  const counted = async (send: () => Promise<Response>, status: number): Promise<string[]> => {
+    statements.length = 0;
+    const res = await send();
+    expect(res.status).toBe(status);
+    await res.arrayBuffer();
+    return [...statements];
+  };
+  const bearer = (t = token) => ({ authorization: `Bearer ${t}` });
+  const json = { 'content-type': 'application/json' };
+
+  it('authenticated REST detail: identity and row, 2 statements; 1 with a warm identity cache', async () => {
+    const other = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'bob', password: 'bob-password-1' }) });
+    const cold = ((await other.json()) as { token: string }).token;
+    const first = await counted(() => fetch(`${ref.url}/api/post/1`, { headers: bearer(cold) }), 200);
+    expect(first).toHaveLength(2);
+    expect(first[0]).toMatch(/auth_user.*auth_token/);
+    expect(first[1]).not.toMatch(/order by|limit/i);
+    expect(await counted(() => fetch(`${ref.url}/api/post/1`, { headers: bearer(cold) }), 200)).toHaveLength(1);
+  });
+
+  it('REST list: count and page, 2 statements', async () => {
+    await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
+    expect(await counted(() => fetch(`${ref.url}/api/post/?limit=50`, { headers: bearer() }), 200)).toHaveLength(2);
+  });
+
+  it('REST create: the insert alone (no BEGIN/COMMIT without in-transaction handlers), plus at most one identity statement', async () => {
+    const cold = await counted(() => fetch(`${ref.url}/api/author/`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Counted' }) }), 201);
+    expect(cold).toHaveLength(1);
+    expect(cold[0]).toMatch(/^insert into [`"]author[`"]/);
+    const authed = await counted(() => fetch(`${ref.url}/api/post/`, { method: 'POST', headers: { ...bearer(), ...json }, body: JSON.stringify({ title: 'Counted', author_id: 1 }) }), 201);
+    expect(authed.length).toBeLessThanOrEqual(2);
+    expect(authed.filter((s) => /^(begin|commit)/i.test(s))).toEqual([]);
+  });
+
+  it('an in-transaction signal handler brings the transaction back', async () => {
+    const off = ref.app.events.on('pre_save', 'author', () => undefined);
+    try {
+      const writes = await counted(() => fetch(`${ref.url}/api/author/`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Handled' }) }), 201);
+      expect(writes.map((s) => s.split(/[ ;]/)[0]?.toLowerCase())).toEqual(['begin', 'insert', 'commit']);
+    } finally {
+      off();
+    }
+  });
+
+  it('REST bulk create: one multi-row INSERT', async () => {
+    const tags = Array.from({ length: 300 }, (_, i) => ({ id: `${backend}-c${i}`, label: 'x' }));
+    const writes = await counted(() => fetch(`${ref.url}/api/tag/`, { method: 'POST', headers: json, body: JSON.stringify(tags) }), 201);
+    expect(writes).toHaveLength(1);
+  });
+
+  it('GraphQL posts { author comments }: 3 statements plus identity', async () => {
+    const query = JSON.stringify({ query: '{ posts(limit: 50) { id title author { name } comments { body } } }' });
+    await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
+    expect(await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: query }), 200)).toHaveLength(3);
+  });
+
+  it('a revoked token stops working at once in the process that revoked it (cache or not)', async () => {
+    const res = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'alice', password: 'alice-password-1' }) });
+    const t = ((await res.json()) as { token: string }).token;
+    expect((await fetch(`${ref.url}/api/post/1`, { headers: bearer(t) })).status).toBe(200);
+    expect((await fetch(`${ref.url}/api/auth/logout`, { method: 'POST', headers: bearer(t) })).status).toBeLessThan(300);
+    expect((await fetch(`${ref.url}/api/post/1`, { headers: bearer(t) })).status).toBe(401);
+  });
+}
+
+describe('statement counts on SQLite', () => statementCounts('sqlite'));
+describe.skipIf(!pg)('statement counts on PostgreSQL', () => statementCounts('postgresql'));
