@@ -9,9 +9,8 @@ import type { TokenManager } from '../application/auth/token-manager.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
 import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
-import { RedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
+import { connectRedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
 import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
-import { Redis } from 'ioredis';
 import type { Database } from '../adapters/persistence/open-database.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
@@ -175,7 +174,7 @@ export class PorticoApp {
       migrations: this.db,
       mailer: this.service<Mailer>(TOKENS.Mailer),
       templates: this.service<MailTemplates>(TOKENS.MailTemplates),
-      throttleStore: this.throttleStore(),
+      throttleStore: await this.throttleStore(),
       secret,
       production,
       bodyLimit,
@@ -259,14 +258,14 @@ export class PorticoApp {
   }
 
   /** The configured throttle store; the database and Redis stores share budgets across processes. */
-  private throttleStore(): ThrottleStore {
+  private async throttleStore(): Promise<ThrottleStore> {
     const choice = this.options.throttleStore;
     const sql = this.db.sql;
     if (choice === 'database' && sql) return new SqlThrottleStore(sql.knex, sql.dialect, this.service<Clock>(TOKENS.Clock));
     if (typeof choice === 'object' && 'redis' in choice) {
-      const redis = new Redis(choice.redis, { lazyConnect: false, maxRetriesPerRequest: 2 });
-      this.onClose.push(async () => void (await redis.quit()));
-      return new RedisThrottleStore(redis);
+      const redis = await connectRedisThrottleStore(choice.redis);
+      this.onClose.push(redis.close);
+      return redis.store;
     }
     return this.service<ThrottleStore>(TOKENS.Throttle);
   }

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { MailMessage, Mailer } from '../../ports/mailer.js';
 
@@ -16,22 +15,23 @@ import type { MailMessage, Mailer } from '../../ports/mailer.js';
  * mailer.close();
  */
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  private transport?: Promise<Transporter>;
+  private readonly options: ReturnType<typeof parseSmtpUrl>;
 
   constructor(url: string, private readonly from: string) {
-    this.transport = nodemailer.createTransport({
-      ...parseSmtpUrl(url),
-      logger: false,
-      debug: false,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    });
+    this.options = parseSmtpUrl(url); // a malformed address fails at construction, not at the first mail
+  }
+
+  /** nodemailer is loaded with the first message, so apps that never mail never load it. */
+  private connect(): Promise<Transporter> {
+    return (this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ ...this.options, logger: false, debug: false, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    ));
   }
 
   async send(message: MailMessage): Promise<void> {
     try {
-      await this.transport.sendMail({
+      await (await this.connect()).sendMail({
         from: this.from,
         to: message.to,
         subject: message.subject,
@@ -45,7 +45,7 @@ export class SmtpMailer implements Mailer {
 
   /** Closes the transport (and any open connection); later `send` calls are not supported. */
   close(): void {
-    this.transport.close();
+    void this.transport?.then((t) => t.close());
   }
 }
 

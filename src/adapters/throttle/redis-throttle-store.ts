@@ -44,3 +44,13 @@ export class RedisThrottleStore implements ThrottleStore {
     await this.redis.del(this.prefix + key);
   }
 }
+
+/**
+ * Connects to Redis at `url` and returns the throttle store with the function that closes the
+ * connection. ioredis is loaded here, only by apps that choose the Redis store.
+ */
+export async function connectRedisThrottleStore(url: string): Promise<{ readonly store: RedisThrottleStore; close(): Promise<void> }> {
+  const { Redis: Client } = await import('ioredis');
+  const redis = new Client(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  return { store: new RedisThrottleStore(redis), close: async () => void (await redis.quit()) };
+}

@@ -2,9 +2,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MikroORM, type Constructor, type Options } from '@mikro-orm/core';
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
-import { Migration, Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
+import type { Migration, Migrator } from '@mikro-orm/migrations';
 import { DatabaseUnavailable } from '../../../domain/errors/domain-error.js';
 import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
@@ -26,8 +24,8 @@ export interface SqlDatabase extends MigrationSource {
   close(): Promise<void>;
 }
 
-function migrationClass(def: MigrationDef, registry: ModelRegistry, dialect: Dialect): Constructor<Migration> {
-  return class extends Migration {
+function migrationClass(Base: typeof Migration, def: MigrationDef, registry: ModelRegistry, dialect: Dialect): Constructor<Migration> {
+  return class extends Base {
     override up(): void {
       const models = orderByDependencies((def.createTables ?? []).map((table) => registry.require(table)));
       for (const model of models) {
@@ -38,23 +36,44 @@ function migrationClass(def: MigrationDef, registry: ModelRegistry, dialect: Dia
   };
 }
 
-function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: ModelRegistry, migrations: readonly MigrationDef[]): Options {
+/**
+ * MikroORM's migrator, loaded only when a migration is pending (it brings umzug and some 250
+ * modules: most starts find the ledger complete and never need it).
+ */
+async function loadMigrator(orm: MikroORM, registry: ModelRegistry, migrations: readonly MigrationDef[], dialect: Dialect): Promise<Migrator> {
+  const { Migration, Migrator } = await import('@mikro-orm/migrations');
+  orm.config.set('migrations', {
+    ...orm.config.get('migrations'),
+    tableName: MIGRATION_LEDGER,
+    transactional: true,
+    allOrNothing: true,
+    snapshot: false,
+    silent: true,
+    migrationsList: migrations.map((def) => ({ name: def.name, class: migrationClass(Migration, def, registry, dialect) })),
+  });
+  return new Migrator(orm.em as SqlEntityManager);
+}
+
+/** The names recorded in the ledger, in order (none when the ledger does not exist yet). */
+async function ledger(knex: Knex): Promise<string[]> {
+  try {
+    const rows = (await knex(MIGRATION_LEDGER).select('name').orderBy('id')) as { name: string }[];
+    return rows.map((r) => r.name);
+  } catch {
+    return []; // no ledger table yet: nothing has run
+  }
+}
+
+async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: ModelRegistry): Promise<Options> {
   const common = {
     entities: entitySchemas(registry),
-    extensions: [Migrator],
     allowGlobalContext: true,
     debug: false,
     discovery: { warnWhenNoEntities: false },
-    migrations: {
-      tableName: MIGRATION_LEDGER,
-      transactional: true,
-      allOrNothing: true,
-      snapshot: false,
-      silent: true,
-      migrationsList: migrations.map((def) => ({ name: def.name, class: migrationClass(def, registry, config.dialect) })),
-    },
   };
+  // Only the dialect in use is loaded.
   if (config.dialect === 'sqlite') {
+    const { SqliteDriver } = await import('@mikro-orm/sqlite');
     return {
       ...common,
       driver: SqliteDriver,
@@ -69,6 +88,7 @@ function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: 
       },
     } as unknown as Options;
   }
+  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   return {
     ...common,
     driver: PostgreSqlDriver,
@@ -126,7 +146,7 @@ export async function openSqlDatabase(
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormOptions(config, registry, migrations));
+    orm = await MikroORM.init(await ormOptions(config, registry));
   } catch (error) {
     throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   }
@@ -138,20 +158,22 @@ export async function openSqlDatabase(
     await orm.close(true).catch(() => undefined);
     throw new DatabaseUnavailable(`cannot reach the database at ${where} (${unreachableReason(error)})`);
   }
-  const migrator = orm.getMigrator();
+  let migrator: Promise<Migrator> | undefined;
+  const pending = async () => {
+    const done = new Set(await ledger(knex));
+    return migrations.map((m) => m.name).filter((name) => !done.has(name));
+  };
   return {
     orm,
     knex,
     dialect: config.dialect,
     async migrate() {
-      return (await migrator.up()).map((m) => m.name);
+      if ((await pending()).length === 0) return [];
+      migrator ??= loadMigrator(orm, registry, migrations, config.dialect);
+      return (await (await migrator).up()).map((m) => m.name);
     },
-    async pending() {
-      return (await migrator.getPendingMigrations()).map((m) => m.name);
-    },
-    async executed() {
-      return (await migrator.getExecutedMigrations()).map((m) => m.name);
-    },
+    pending,
+    executed: () => ledger(knex),
     async close() {
       await orm.close(true);
     },

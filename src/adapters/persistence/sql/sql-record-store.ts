@@ -8,6 +8,7 @@ import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
 import { decodeRow, encodeRow, encodeValue } from './sql-codec.js';
+import { SqlExecutor } from './sql-executor.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
@@ -21,6 +22,8 @@ const RANK = '__portico_rn';
  * many ids); driver errors are translated into port errors here and nowhere else.
  */
 export class SqlRecordStore extends BaseRecordStore {
+  private readonly sql: SqlExecutor;
+
   constructor(
     deps: StoreDeps,
     private readonly db: Db,
@@ -28,6 +31,7 @@ export class SqlRecordStore extends BaseRecordStore {
     protected readonly inTransaction = false,
   ) {
     super(deps);
+    this.sql = new SqlExecutor(db, dialect);
   }
 
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
@@ -39,12 +43,12 @@ export class SqlRecordStore extends BaseRecordStore {
   }
 
   async ping(): Promise<void> {
-    await this.run('', 'read', () => this.db.raw('select 1'));
+    await this.run('', 'read', () => this.sql.query('select 1', []));
   }
 
   protected override oneStatementInsert(model: ModelDef, rows: readonly Row[]): boolean {
-    // An explicit integer key on PostgreSQL needs a second statement (setval), so a transaction.
     if (rows.length > rowsPerStatement(model)) return false;
+    // An explicit integer key on PostgreSQL needs a second statement (setval), so a transaction.
     return !(this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null));
   }
 
@@ -54,85 +58,70 @@ export class SqlRecordStore extends BaseRecordStore {
       // Multi-row INSERTs, chunked under the drivers' bound-parameter limits (SQLite 32 766).
       const stored: Record<string, unknown>[] = [];
       const per = rowsPerStatement(model);
-      for (let i = 0; i < encoded.length; i += per) {
-        stored.push(...((await this.db(model.table).insert(encoded.slice(i, i + per)).returning('*')) as Record<string, unknown>[]));
-      }
+      for (let i = 0; i < encoded.length; i += per) stored.push(...(await this.insertChunk(model, encoded.slice(i, i + per))));
       if (this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null)) {
         // An explicit key does not advance a serial sequence: move it past the largest key, as SQLite does.
-        await this.db.raw(`select setval(pg_get_serial_sequence(?, ?), greatest((select max(??) from ??), 1))`, [
-          model.table,
-          model.primaryKey,
-          model.primaryKey,
-          model.table,
-        ]);
+        const pk = quote(model.primaryKey);
+        await this.sql.query(`select setval(pg_get_serial_sequence(?, ?), greatest((select max(${pk}) from ${quote(model.table)}), 1))`, [model.table, model.primaryKey]);
       }
       return stored.map((raw) => decodeRow(model, raw));
     });
   }
 
+  /** One multi-row `insert … returning *`; a column a row lacks takes its default (PostgreSQL) or NULL (SQLite, where the store already filled defaults). */
+  private insertChunk(model: ModelDef, rows: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const columns = model.columns.map((c) => c.name).filter((name) => rows.some((r) => r[name] !== undefined));
+    const missing = this.dialect === 'postgresql' ? 'default' : 'null';
+    const values: unknown[] = [];
+    const tuples = rows.map((r) => `(${columns.map((name) => (r[name] === undefined ? missing : (values.push(r[name]), '?'))).join(', ')})`);
+    const sql =
+      columns.length === 0
+        ? `insert into ${quote(model.table)} default values returning *`
+        : `insert into ${quote(model.table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')} returning *`;
+    return this.sql.query(sql, values);
+  }
+
   protected rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
-    return this.run(model.table, 'update', async () => {
-      const stored = (await this.db(model.table)
-        .where(model.primaryKey, this.key(model, id))
-        .update(encodeRow(model, changes, this.dialect))
-        .returning('*')) as Record<string, unknown>[];
-      return stored[0] ? decodeRow(model, stored[0]) : null;
-    });
+    return this.rawUpdateWhere(model, { column: model.primaryKey, op: 'eq', value: id }, changes).then((rows) => rows[0] ?? null);
   }
 
   protected rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
     return this.run(model.table, 'update', async () => {
+      const encoded = Object.entries(encodeRow(model, changes, this.dialect));
       const w = conditionSql(model, where, this.dialect);
-      const stored = (await this.db(model.table)
-        .whereRaw(w.sql, w.bindings as Knex.ValueDict[])
-        .update(encodeRow(model, changes, this.dialect))
-        .returning('*')) as Record<string, unknown>[];
+      if (encoded.length === 0) return (await this.sql.query(`select * from ${quote(model.table)} where ${w.sql}`, w.bindings)).map((raw) => decodeRow(model, raw));
+      const sql = `update ${quote(model.table)} set ${encoded.map(([name]) => `${quote(name)} = ?`).join(', ')} where ${w.sql} returning *`;
+      const stored = await this.sql.query(sql, [...encoded.map(([, v]) => v), ...w.bindings]);
       return stored.map((raw) => decodeRow(model, raw));
     });
   }
 
   protected rawDelete(model: ModelDef, id: Value): Promise<boolean> {
     return this.run(model.table, 'delete', async () => {
-      const n = await this.db(model.table).where(model.primaryKey, this.key(model, id)).del();
-      return n > 0;
+      const pk = quote(model.primaryKey);
+      const gone = await this.sql.query(`delete from ${quote(model.table)} where ${pk} = ? returning ${pk}`, [this.key(model, id)]);
+      return gone.length > 0;
     });
   }
 
   protected rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
-    if (query.perGroup) return this.rawFindPerGroup(model, query, query.perGroup);
     return this.run(model.table, 'read', async () => {
-      let qb = this.db(model.table).select('*');
-      if (query.where) {
-        const w = conditionSql(model, query.where, this.dialect);
-        qb = qb.whereRaw(w.sql, w.bindings as Knex.ValueDict[]);
+      const w = query.where ? conditionSql(model, query.where, this.dialect) : undefined;
+      const where = w ? ` where ${w.sql}` : '';
+      const order = query.orderBy && query.orderBy.length > 0 ? ` order by ${orderSql(query.orderBy)}` : '';
+      const page = this.page(query);
+      let sql = `select * from ${quote(model.table)}${where}${order}${page.sql}`;
+      let bindings = [...(w?.bindings ?? []), ...page.bindings];
+      if (query.perGroup) {
+        // At most `limit` rows per group, numbered inside their group by a window function (SQLite >= 3.25,
+        // PostgreSQL); the outer query keeps the first ones, then orders and pages the whole result.
+        const within = orderSql(query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' }]);
+        sql =
+          `select * from (select t.*, row_number() over (partition by ${quote(query.perGroup.column)} order by ${within}) as ${quote(RANK)}` +
+          ` from ${quote(model.table)} t${where}) ranked where ${quote(RANK)} <= ?${order}${page.sql}`;
+        bindings = [...(w?.bindings ?? []), query.perGroup.limit, ...page.bindings];
       }
-      if (query.orderBy && query.orderBy.length > 0) qb = qb.orderByRaw(orderSql(query.orderBy));
-      if (query.limit !== undefined) qb = qb.limit(query.limit);
-      if (query.offset !== undefined && query.offset > 0) qb = qb.offset(query.offset);
-      const raw = (await qb) as Record<string, unknown>[];
-      return raw.map((r) => decodeRow(model, r));
-    });
-  }
-
-  /**
-   * `rawFind` with at most `perGroup.limit` rows per value of `perGroup.column`, in one statement:
-   * the rows are numbered within their group by a window function (SQLite >= 3.25, PostgreSQL)
-   * and the outer query keeps the first ones, then orders and pages the whole result. Column
-   * names are unqualified, so they resolve against the table inside and the derived table outside.
-   */
-  private rawFindPerGroup(model: ModelDef, query: FindQuery, perGroup: NonNullable<FindQuery['perGroup']>): Promise<Row[]> {
-    return this.run(model.table, 'read', async () => {
-      const w = query.where ? conditionSql(model, query.where, this.dialect) : { sql: '1 = 1', bindings: [] };
-      const order = orderSql(query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' }]);
-      const ranked = this.db.raw(
-        `(select t.*, row_number() over (partition by ${quote(perGroup.column)} order by ${order}) as ${quote(RANK)}` +
-          ` from ${quote(model.table)} t where ${w.sql}) as ranked`,
-        w.bindings as Knex.ValueDict[],
-      );
-      let qb = this.db.select('*').from(ranked).where(RANK, '<=', perGroup.limit).orderByRaw(order);
-      if (query.limit !== undefined) qb = qb.limit(query.limit);
-      if (query.offset !== undefined && query.offset > 0) qb = qb.offset(query.offset);
-      const raw = (await qb) as Record<string, unknown>[];
+      const raw = await this.sql.query(sql, bindings);
       return raw.map(({ [RANK]: _rank, ...r }) => decodeRow(model, r));
     });
   }
@@ -140,33 +129,37 @@ export class SqlRecordStore extends BaseRecordStore {
   protected rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
     return this.run(target.table, 'read', async () => {
       const w = conditionSql(model, where, this.dialect);
-      let qb = this.db(target.table)
-        .select('*')
-        .whereRaw(`${quote(target.primaryKey)} in (select ${quote(column)} from ${quote(model.table)} where ${w.sql})`, w.bindings as Knex.ValueDict[]);
-      if (targetWhere) {
-        const tw = conditionSql(target, targetWhere, this.dialect);
-        qb = qb.whereRaw(tw.sql, tw.bindings as Knex.ValueDict[]);
-      }
-      const raw = (await qb) as Record<string, unknown>[];
+      const tw = targetWhere ? conditionSql(target, targetWhere, this.dialect) : undefined;
+      const sql =
+        `select * from ${quote(target.table)} where ${quote(target.primaryKey)} in (select ${quote(column)} from ${quote(model.table)} where ${w.sql})` +
+        (tw ? ` and ${tw.sql}` : '');
+      const raw = await this.sql.query(sql, [...w.bindings, ...(tw?.bindings ?? [])]);
       return raw.map((r) => decodeRow(target, r));
     });
   }
 
   protected rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
     return this.run(model.table, 'read', async () => {
-      let qb = this.db(model.table).count({ n: '*' });
-      if (where) {
-        const w = conditionSql(model, where, this.dialect);
-        qb = qb.whereRaw(w.sql, w.bindings as Knex.ValueDict[]);
-      }
-      const [row] = (await qb) as { n: number | string }[];
+      const w = where ? conditionSql(model, where, this.dialect) : undefined;
+      const [row] = await this.sql.query(`select count(*) as n from ${quote(model.table)}${w ? ` where ${w.sql}` : ''}`, w?.bindings ?? []);
       return Number(row?.n ?? 0);
     });
   }
 
-  private key(model: ModelDef, id: Value): Knex.Value {
+  /** LIMIT/OFFSET; SQLite needs a LIMIT before an OFFSET (-1: no limit). */
+  private page(query: FindQuery): { sql: string; bindings: unknown[] } {
+    const offset = query.offset !== undefined && query.offset > 0 ? query.offset : undefined;
+    if (query.limit === undefined && offset === undefined) return { sql: '', bindings: [] };
+    const limit = query.limit ?? (this.dialect === 'sqlite' ? -1 : undefined);
+    return {
+      sql: `${limit !== undefined ? ' limit ?' : ''}${offset !== undefined ? ' offset ?' : ''}`,
+      bindings: [...(limit !== undefined ? [limit] : []), ...(offset !== undefined ? [offset] : [])],
+    };
+  }
+
+  private key(model: ModelDef, id: Value): unknown {
     const col = columnOf(model, model.primaryKey);
-    return (col ? encodeValue(col, id, this.dialect) : id) as Knex.Value;
+    return col ? encodeValue(col, id, this.dialect) : id;
   }
 
   private async run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {
