@@ -78,6 +78,11 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     expect(await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: query }), 200)).toHaveLength(3);
   });
 
+  it('JSON login: the user, last_login and the token, 3 statements around the hash (no transaction)', async () => {
+    const login = await counted(() => fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'bob', password: 'bob-password-1' }) }), 200);
+    expect(login.map((s) => s.split(/[ ;]/)[0]?.toLowerCase())).toEqual(['select', 'update', 'insert']);
+  });
+
   it('a revoked token stops working at once in the process that revoked it (cache or not)', async () => {
     const res = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'alice', password: 'alice-password-1' }) });
     const t = ((await res.json()) as { token: string }).token;

@@ -15,6 +15,8 @@ import {
   type ValidationContext,
   type ValidationRule,
   type FieldNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
 } from 'graphql';
 
 /** The limits of one document (DESIGN §3 "GraphQL pipeline"). */
@@ -47,29 +49,48 @@ const PAGE_ARGS = ['limit', 'first'];
  */
 export function depthAndCostRule(limits: DocumentLimits, variables: Readonly<Record<string, unknown>> | null | undefined): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const measure = new OperationMeasure(context, limits, coercedVariables(context.getSchema(), operation, variables));
-      const root = rootType(context.getSchema(), operation);
-      if (!root) return;
-      const { depth, cost } = measure.selectionSet(operation.selectionSet, root);
-      if (depth > limits.maxDepth) {
-        context.reportError(new GraphQLError(`the query is nested ${depth} levels deep; the depth limit is ${limits.maxDepth}`, { nodes: [operation] }));
-      }
-      if (!(cost <= limits.maxCost)) {
-        const shown = cost >= Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : String(cost);
-        context.reportError(
-          new GraphQLError(`the query costs ${shown} (each field 1, times the page size of the lists above it); the cost limit is ${limits.maxCost}`, { nodes: [operation] }),
-        );
-      }
+    Document(document) {
+      for (const error of measureDocument(context.getSchema(), document, limits, variables)) context.reportError(error);
     },
   });
+}
+
+/**
+ * The depth and cost errors of every operation of a parsed (and otherwise valid) document, without
+ * a validation pass: the pipeline runs this per request with its variables, while the rest of
+ * validation is cached by document text.
+ */
+export function measureDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  limits: DocumentLimits,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): GraphQLError[] {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const errors: GraphQLError[] = [];
+  for (const operation of document.definitions) {
+    if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
+    const root = rootType(schema, operation);
+    if (!root) continue;
+    const { depth, cost } = new OperationMeasure(schema, fragments, limits, coercedVariables(schema, operation, variables)).selectionSet(operation.selectionSet, root);
+    if (depth > limits.maxDepth) {
+      errors.push(new GraphQLError(`the query is nested ${depth} levels deep; the depth limit is ${limits.maxDepth}`, { nodes: [operation] }));
+    }
+    if (!(cost <= limits.maxCost)) {
+      const shown = cost >= Number.MAX_SAFE_INTEGER ? `more than ${Number.MAX_SAFE_INTEGER}` : String(cost);
+      errors.push(new GraphQLError(`the query costs ${shown} (each field 1, times the page size of the lists above it); the cost limit is ${limits.maxCost}`, { nodes: [operation] }));
+    }
+  }
+  return errors;
 }
 
 class OperationMeasure {
   private readonly fragments = new Map<string, Measure | 'measuring'>();
 
   constructor(
-    private readonly context: ValidationContext,
+    private readonly schema: GraphQLSchema,
+    private readonly fragmentDefs: ReadonlyMap<string, FragmentDefinitionNode>,
     private readonly limits: DocumentLimits,
     private readonly variables: Record<string, unknown>,
   ) {}
@@ -82,7 +103,7 @@ class OperationMeasure {
         sel.kind === Kind.FIELD
           ? this.field(sel, type)
           : sel.kind === Kind.INLINE_FRAGMENT
-            ? this.selectionSet(sel.selectionSet, (sel.typeCondition && this.context.getSchema().getType(sel.typeCondition.name.value)) || type)
+            ? this.selectionSet(sel.selectionSet, (sel.typeCondition && this.schema.getType(sel.typeCondition.name.value)) || type)
             : this.fragment(sel.name.value);
       depth = Math.max(depth, m.depth);
       cost = saturate(cost + m.cost);
@@ -104,8 +125,8 @@ class OperationMeasure {
     const known = this.fragments.get(name);
     if (known === 'measuring') return NOTHING; // a cycle: NoFragmentCyclesRule reports it
     if (known) return known;
-    const fragment = this.context.getFragment(name);
-    const type = fragment && this.context.getSchema().getType(fragment.typeCondition.name.value);
+    const fragment = this.fragmentDefs.get(name);
+    const type = fragment && this.schema.getType(fragment.typeCondition.name.value);
     if (!fragment || !type) return NOTHING;
     this.fragments.set(name, 'measuring');
     const m = this.selectionSet(fragment.selectionSet, type);

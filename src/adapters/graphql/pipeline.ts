@@ -13,7 +13,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { GraphqlContext } from './build-schema.js';
-import { depthAndCostRule, type DocumentLimits } from './document-limits.js';
+import { measureDocument, type DocumentLimits } from './document-limits.js';
 import { formatGraphqlError } from './error-mapping.js';
 
 /** Every limit a GraphQL document meets before it runs (DESIGN §3 "GraphQL pipeline"). */
@@ -60,6 +60,11 @@ export interface PipelineOptions {
  */
 export class GraphqlPipeline {
   private readonly fixedRules: readonly ValidationRule[];
+  /**
+   * Parsed and validated documents by text: clients send the same few documents again and again.
+   * What depends on the request (depth and cost, priced with its variables) runs every time.
+   */
+  private readonly checked = new Map<string, { readonly document?: DocumentNode; readonly errors: readonly GraphQLError[] }>();
 
   constructor(private readonly options: PipelineOptions) {
     const armor = (context: ValidationContext, error: GraphQLError | null) => {
@@ -81,10 +86,10 @@ export class GraphqlPipeline {
 
   /** Parses and validates one request; returns what to execute, or the errors to answer with (formatted). */
   prepare(params: GraphqlParams, contextValue: GraphqlContext): ExecutionArgs | readonly GraphQLError[] {
-    const document = this.parse(params.query);
-    if (!('kind' in document)) return [document];
-    const errors = this.validate(document, params.variables ?? null);
-    if (errors.length > 0) return errors.map((e) => formatGraphqlError(e));
+    const { document, errors } = this.check(params.query);
+    if (!document || errors.length > 0) return errors;
+    const limits = this.measure(document, params.variables ?? null);
+    if (limits.length > 0) return limits;
     return {
       schema: this.options.schema,
       document,
@@ -105,14 +110,39 @@ export class GraphqlPipeline {
     }
   }
 
-  private validate(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null): readonly GraphQLError[] {
+  /** Parses and validates a document text once; later requests with the same text reuse the outcome. */
+  private check(query: unknown): { readonly document?: DocumentNode; readonly errors: readonly GraphQLError[] } {
+    const known = typeof query === 'string' ? this.checked.get(query) : undefined;
+    if (known) return known;
+    const parsed = this.parse(query);
+    const outcome = !('kind' in parsed) ? { errors: [parsed] } : { document: parsed, errors: this.validate(parsed).map((e) => formatGraphqlError(e)) };
+    if (typeof query === 'string' && query.length <= CACHED_LENGTH) {
+      if (this.checked.size >= CACHED_DOCUMENTS) this.checked.delete(this.checked.keys().next().value as string);
+      this.checked.set(query, outcome);
+    }
+    return outcome;
+  }
+
+  private validate(document: DocumentNode): readonly GraphQLError[] {
     try {
-      return validate(this.options.schema, document, [...this.fixedRules, depthAndCostRule(this.options.limits, variables)]);
+      return validate(this.options.schema, document, this.fixedRules);
+    } catch (error) {
+      return [cleanError(error)];
+    }
+  }
+
+  private measure(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null): readonly GraphQLError[] {
+    try {
+      return measureDocument(this.options.schema, document, this.options.limits, variables);
     } catch (error) {
       return [cleanError(error)];
     }
   }
 }
+
+/** Documents kept parsed and validated (the oldest go first), and the longest text kept. */
+const CACHED_DOCUMENTS = 500;
+const CACHED_LENGTH = 20_000;
 
 /** A parse or validation failure as a clean GraphQL error: never an internal message. */
 function cleanError(error: unknown): GraphQLError {

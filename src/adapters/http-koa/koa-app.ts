@@ -54,10 +54,14 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
     target.register(route.path, methods, async (ctx) => {
       const session = ctx.state.session as SessionHandle | undefined;
       const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
-      // Watched from the start: a client may leave while its identity is still being resolved.
-      const aborted = new AbortController();
+      // Watched from the start (a client may leave while its identity is still being resolved);
+      // the AbortController itself is made only for handlers that ask for the signal.
+      let aborted: AbortController | undefined;
+      let left = false;
       const leave = () => {
-        if (!ctx.res.writableFinished) aborted.abort(new Error('the client disconnected'));
+        if (ctx.res.writableFinished) return;
+        left = true;
+        aborted?.abort(new Error('the client disconnected'));
       };
       if (ctx.req.destroyed) leave();
       else ctx.res.once('close', leave);
@@ -77,7 +81,13 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
           const token = ctx.state.csrfToken as (() => string) | undefined;
           return token ? token() : undefined;
         },
-        signal: aborted.signal,
+        get signal(): AbortSignal {
+          if (!aborted) {
+            aborted = new AbortController();
+            if (left) aborted.abort(new Error('the client disconnected'));
+          }
+          return aborted.signal;
+        },
         identity: (backend?: AuthBackend) => {
           let identity = identities.get(backend);
           if (!identity) {

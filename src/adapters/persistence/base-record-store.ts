@@ -4,7 +4,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { normalizeValue } from '../../domain/model/values.js';
 import type { Condition, FindQuery } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
-import type { EventBus } from '../../ports/event-bus.js';
+import type { EventBus, SignalName } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { ReadOptions, RecordStore } from '../../ports/record-store.js';
 
@@ -73,6 +73,17 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const checked = this.checked(model, changes);
     delete checked[model.primaryKey];
+    if (this.oneStatement('pre_save', 'post_save', table)) {
+      // One `update … where key and live returning *`: no read first, no BEGIN/COMMIT.
+      return this.deps.events.unitOfWork(async () => {
+        const key = this.keyValue(model, id);
+        if (key === undefined) return null;
+        const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
+        const [stored] = Object.keys(checked).length === 0 ? await this.rawFind(model, { where }) : await this.rawUpdateWhere(model, where, checked);
+        if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+        return stored ?? null;
+      });
+    }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);
       if (!current) return null;
@@ -106,6 +117,19 @@ export abstract class BaseRecordStore implements RecordStore {
 
   async delete(table: string, id: Value): Promise<boolean> {
     const model = this.model(table);
+    const deleteReturning = this.rawDeleteReturning?.bind(this);
+    if (deleteReturning && this.oneStatement('pre_delete', 'post_delete', table)) {
+      // One `delete … returning *` (soft delete: one `update … set deleted_at`): no read first, no BEGIN/COMMIT.
+      return this.deps.events.unitOfWork(async () => {
+        const key = this.keyValue(model, id);
+        if (key === undefined) return false;
+        const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
+        const [gone] = model.softDelete ? await this.rawUpdateWhere(model, where, { deleted_at: this.deps.clock.now() }) : await deleteReturning(model, where);
+        // The signal carries the row as it was (a live row's deleted_at was null).
+        if (gone) await this.deps.events.emit({ signal: 'post_delete', table, row: model.softDelete ? { ...gone, deleted_at: null } : gone });
+        return gone !== undefined;
+      });
+    }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);
       if (!current) return false;
@@ -169,6 +193,17 @@ export abstract class BaseRecordStore implements RecordStore {
   /** True when `rawInsert` writes these rows in one atomic statement (then no explicit transaction is needed without `on` handlers). */
   protected oneStatementInsert(_model: ModelDef, _rows: readonly Row[]): boolean {
     return false;
+  }
+
+  /** True for a store whose single-row statements are atomic on their own (SQL); the memory store's are not. */
+  protected readonly atomicStatements: boolean = false;
+
+  /** Deletes the rows matching a validated condition in one statement and returns them as they were (SQL stores). */
+  protected rawDeleteReturning?(model: ModelDef, where: Condition): Promise<Row[]>;
+
+  /** A single-row write may skip the explicit transaction: outside one, on an atomic store, with no in-transaction handler for its signals. */
+  private oneStatement(before: SignalName, after: SignalName, table: string): boolean {
+    return !this.inTransaction && this.atomicStatements && !this.deps.events.listens(before, table) && !this.deps.events.listens(after, table);
   }
 
   /** True for a store bound to an open transaction. */

@@ -10,6 +10,7 @@ import type { MigrationSource } from '../../../ports/migration-source.js';
 import { describeDatabase, type DatabaseConfig } from '../database-url.js';
 import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
+import { finalizeStatements } from './sql-executor.js';
 
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
 export const MIGRATION_LEDGER = 'fw_migrations';
@@ -175,6 +176,8 @@ export async function openSqlDatabase(
     pending,
     executed: () => ledger(knex),
     async close() {
+      // A connection that cannot be acquired any more has no statements left to finalize: close regardless.
+      if (config.dialect === 'sqlite') await finalizeStatements(knex).catch(() => undefined);
       await orm.close(true);
     },
   };

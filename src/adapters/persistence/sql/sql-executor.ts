@@ -14,9 +14,20 @@ interface PoolClient {
 interface PgConnection {
   query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: DriverRow[] }>;
 }
-interface SqliteConnection {
-  all(sql: string, params: readonly unknown[], callback: (error: Error | null, rows: DriverRow[]) => void): void;
+type RowsCallback = (error: Error | null, rows: DriverRow[]) => void;
+interface SqliteStatement {
+  all(params: readonly unknown[], callback: RowsCallback): void;
+  finalize(callback?: () => void): void;
 }
+interface SqliteConnection {
+  all(sql: string, params: readonly unknown[], callback: RowsCallback): void;
+  prepare(sql: string): SqliteStatement;
+  /** Portico's prepared statements on this connection, by text (finalized before the connection closes). */
+  portico?: Map<string, SqliteStatement>;
+}
+
+/** Prepared statements kept per SQLite connection (the rest run unprepared). */
+const MAX_SQLITE_STATEMENTS = 500;
 
 /** A statement as PostgreSQL receives it: `$n` placeholders, and a name when it is prepared once per connection. */
 interface PgStatement {
@@ -66,11 +77,47 @@ export class SqlExecutor {
         const result = await (connection as PgConnection).query(name ? { name, text, values } : { text, values });
         return result.rows;
       }
-      return await new Promise<DriverRow[]>((resolve, reject) =>
-        (connection as SqliteConnection).all(sql, values, (error, rows) => (error ? reject(error) : resolve(rows))),
-      );
+      return await sqliteAll(connection as SqliteConnection, sql, values);
     } finally {
       await this.client.releaseConnection(connection);
     }
+  }
+}
+
+/** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
+function sqliteAll(connection: SqliteConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+  const statements = (connection.portico ??= new Map());
+  let statement = statements.get(sql);
+  if (!statement && statements.size < MAX_SQLITE_STATEMENTS) {
+    statement = connection.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return new Promise<DriverRow[]>((resolve, reject) => {
+    const done: RowsCallback = (error, rows) => {
+      if (!error) return resolve(rows);
+      if (statement && statements.get(sql) === statement) {
+        statements.delete(sql); // a statement that failed to prepare is not kept
+        statement.finalize();
+      }
+      reject(error);
+    };
+    if (statement) statement.all(values, done);
+    else connection.all(sql, values, done);
+  });
+}
+
+/**
+ * Finalizes the prepared statements of a SQLite database's connection, which must happen before
+ * it closes (SQLite refuses to close with statements open).
+ */
+export async function finalizeStatements(db: Knex): Promise<void> {
+  const client = (db as unknown as { client: PoolClient }).client;
+  const connection = (await client.acquireConnection()) as SqliteConnection;
+  try {
+    const statements = [...(connection.portico?.values() ?? [])];
+    connection.portico?.clear();
+    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+  } finally {
+    await client.releaseConnection(connection);
   }
 }

@@ -46,6 +46,15 @@ export class SqlRecordStore extends BaseRecordStore {
     await this.run('', 'read', () => this.sql.query('select 1', []));
   }
 
+  protected override readonly atomicStatements = true;
+
+  protected override async rawDeleteReturning(model: ModelDef, where: Condition): Promise<Row[]> {
+    return this.run(model.table, 'delete', async () => {
+      const w = conditionSql(model, where, this.dialect);
+      return (await this.sql.query(`delete from ${quote(model.table)} where ${w.sql} returning *`, w.bindings)).map((raw) => decodeRow(model, raw));
+    });
+  }
+
   protected override oneStatementInsert(model: ModelDef, rows: readonly Row[]): boolean {
     if (rows.length > rowsPerStatement(model)) return false;
     // An explicit integer key on PostgreSQL needs a second statement (setval), so a transaction.
