@@ -105,7 +105,7 @@ describe('parseListQuery never leaks and never fails unexpectedly', () => {
           expect(err.code).toBe('invalid_query');
           expect(err.errors).toEqual([]);
           const shapes = Object.keys(p).map((k) => `invalid query parameter "${k}"`);
-          expect(shapes).toContain(err.message);
+          expect(shapes.some((s) => err.message === s || err.message.startsWith(`${s}: `))).toBe(true);
           seen.refused++;
           return;
         }

@@ -46,6 +46,14 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A fresh signed token, set as the CSRF cookie. */
+function mint(ctx: Koa.Context, options: CsrfOptions): string {
+  const nonce = randomBytes(24).toString('base64url');
+  const token = `${nonce}.${sign(options.secret, nonce)}`;
+  setCookie(ctx, CSRF_COOKIE, token, { sameSite: 'Lax', secure: options.secure, maxAge: 365 * 24 * 3600 });
+  return token;
+}
+
 /**
  * Signed double-submit CSRF protection. On safe requests `ctx.state.csrfToken()` returns the
  * signed token of the `portico_csrf` cookie, minting it (and setting the cookie) on first use
@@ -62,11 +70,7 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
       // Minted lazily: only a page that renders csrfInput() sets the cookie, so API reads stay cookie-free.
       let token = cookieValid ? cookieToken : undefined;
       ctx.state.csrfToken = (): string => {
-        if (!token) {
-          const nonce = randomBytes(24).toString('base64url');
-          token = `${nonce}.${sign(options.secret, nonce)}`;
-          setCookie(ctx, CSRF_COOKIE, token, { sameSite: 'Lax', secure: options.secure, maxAge: 365 * 24 * 3600 });
-        }
+        token ??= mint(ctx, options);
         return token;
       };
       return next();
@@ -86,6 +90,8 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
       throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
     }
     ctx.state.csrfToken = () => cookieToken;
-    return next();
+    await next();
+    // DESIGN §3 "CSRF": a new token at login and logout, so a token seen before cannot be replayed after.
+    if (ctx.state.sessionChanged === true) mint(ctx, options);
   };
 }

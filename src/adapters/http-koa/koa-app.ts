@@ -132,6 +132,8 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
       const problem = toProblem(error);
       if (problem.status >= 500) options.logger.error({ requestId, err: error }, 'request failed');
       ctx.status = problem.status;
+      // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
+      if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="portico"');
       ctx.type = 'application/problem+json';
       ctx.body = problem;
       const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;

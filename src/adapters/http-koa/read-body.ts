@@ -12,15 +12,24 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Decodes strictly: invalid UTF-8 is refused, never replaced with U+FFFD behind the caller's back. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 async function readText(req: IncomingMessage, limit: number): Promise<string> {
   const length = req.headers['content-length'];
+  let bytes: Buffer;
   try {
-    return await getRawBody(req, { limit, encoding: 'utf-8', ...(length ? { length } : {}) });
+    bytes = await getRawBody(req, { limit, ...(length ? { length } : {}) });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
       throw new DomainError('payload_too_large', `the body is larger than ${limit} bytes`);
     }
     throw new DomainError('invalid_input', 'the body could not be read');
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new DomainError('invalid_input', 'the body is not valid UTF-8');
   }
 }
 

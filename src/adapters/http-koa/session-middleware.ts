@@ -58,11 +58,13 @@ export function sessionMiddleware(sessions: SessionManager, options: SessionMidd
         return flash;
       },
       async login(userId: Value) {
+        ctx.state.sessionChanged = true; // the CSRF middleware rotates its token (DESIGN §3 "CSRF")
         const old = await load();
         if (old) await sessions.destroy(old.id);
         await start(userId);
       },
       async logout() {
+        ctx.state.sessionChanged = true;
         const old = await load();
         if (old) await sessions.destroy(old.id);
         record = null;

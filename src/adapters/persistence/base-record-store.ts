@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { columnOf, type ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
-import { normalizeValue } from '../../domain/model/values.js';
+import { normalizeValue, textProblem } from '../../domain/model/values.js';
 import type { Condition, FindQuery } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus, SignalName } from '../../ports/event-bus.js';
@@ -269,6 +269,8 @@ export abstract class BaseRecordStore implements RecordStore {
     if (TEXT_OPS.has(cond.op)) {
       if (col.type !== 'text' && col.type !== 'string') fail(`${cond.op} applies only to text columns`);
       if (typeof cond.value !== 'string') fail('must be a string');
+      const problem = textProblem(cond.value as string);
+      if (problem) fail(problem);
       return cond;
     }
     if (cond.op === 'isnull') {

@@ -1,3 +1,4 @@
+import { textProblem } from '../../domain/model/values.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { IssueVerificationCode } from './issue-verification-code.js';
@@ -16,7 +17,8 @@ export class ResendVerification {
 
   async execute(input: { email: unknown; ip: string }): Promise<void> {
     const email = typeof input.email === 'string' ? input.email.trim() : '';
-    if (!email || email.length > 254) return;
+    // No account's address holds NUL or a lone surrogate: nothing to look up (and the answer stays 202).
+    if (!email || email.length > 254 || textProblem(email)) return;
     if (!(await this.throttle.allows(`resend:${input.ip}:${email.toLowerCase()}`, AUTH_RATES.verification))) return;
     const [user] = await this.store.find('auth_user', { where: { column: 'email', op: 'iexact', value: email }, limit: 1 });
     if (!user || user.email_verified_at !== null || user.is_active !== true) return;

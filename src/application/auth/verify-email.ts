@@ -1,3 +1,4 @@
+import { textProblem } from '../../domain/model/values.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
 import { CODE_MAX_ATTEMPTS, isWellFormedCode } from '../../domain/auth/verification-code.js';
 import type { Row, Value } from '../../domain/model/types.js';
@@ -33,7 +34,8 @@ export class VerifyEmail {
   async execute(input: VerifyEmailInput): Promise<boolean> {
     const email = typeof input.email === 'string' ? input.email.trim() : '';
     await this.deps.throttle.consume(`verify:${input.ip}:${email.toLowerCase()}`, AUTH_RATES.verification);
-    if (!email || !isWellFormedCode(input.code)) return false;
+    // Every failure answers alike (SPEC): an address no account can have is simply not found.
+    if (!email || textProblem(email) || !isWellFormedCode(input.code)) return false;
     const code = input.code;
     const { store, clock } = this.deps;
     const [user] = await store.find('auth_user', { where: { column: 'email', op: 'iexact', value: email }, limit: 1 });

@@ -5,7 +5,7 @@ import type { RecordStore } from '../../ports/record-store.js';
 import { atIndex, checkBatch } from './bulk-writes.js';
 import type { HydrateIncludes, Presented } from './hydrate-includes.js';
 import { authorize, type RestResource } from './rest-resource.js';
-import { withServerFields, writableFields } from '../write/write-body.js';
+import { checkCreateKey, withServerFields, writableFields } from '../write/write-body.js';
 
 /**
  * Bulk create (SPEC "Bulk endpoints"): one transaction; every item passes the field policy
@@ -23,6 +23,7 @@ export class BulkCreate {
     const items = checkBatch(body, 'the body');
     const rows = items.map((item, i) => {
       try {
+        checkCreateKey(resource.model, item, i);
         return withServerFields(resource.model, identity, writableFields(resource, item, i, parent), parent);
       } catch (error) {
         return atIndex(error, i);

@@ -22,7 +22,7 @@ export class UpdateRow {
     authorize(resource, identity, 'change');
     // The nested writer's gate checks the scoped row inside the transaction.
     if (!parent && this.nested?.applies(resource, body)) {
-      updateChanges(resource, body, !partial);
+      updateChanges(resource, body, !partial, undefined, id);
       return this.nested.update(resource, identity, id, body);
     }
     const updated = await this.update.execute(this.store, resource, identity, id, body, {

@@ -2,7 +2,7 @@ import type { Identity } from '../../domain/auth/identity.js';
 import type { Row } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import { withServerFields, writableFields, type WriteSurface } from './write-body.js';
+import { checkCreateKey, withServerFields, writableFields, type WriteSurface } from './write-body.js';
 
 /**
  * The one create path of every surface (SPEC "GraphQL" 8: mutations go through the same write
@@ -14,6 +14,7 @@ import { withServerFields, writableFields, type WriteSurface } from './write-bod
  */
 export class CreateRecord {
   async execute(store: RecordStore, surface: WriteSurface, identity: Identity, body: unknown, parent?: ParentScope): Promise<Row> {
+    checkCreateKey(surface.model, body);
     const row = withServerFields(surface.model, identity, writableFields(surface, body, undefined, parent), parent);
     return store.insert(surface.model.table, row);
   }

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import { writableFields, type WriteSurface } from './write-body.js';
+import { checkUpdateKey, writableFields, type WriteSurface } from './write-body.js';
 
 /** How an update is made. */
 export interface UpdateOptions {
@@ -24,7 +24,8 @@ export function requiredForReplace(surface: WriteSurface): string[] {
 }
 
 /** The columns an update body writes: the field policy applied, the key dropped, a replacement checked for completeness. */
-export function updateChanges(surface: WriteSurface, body: unknown, replace: boolean, parent?: ParentScope): Row {
+export function updateChanges(surface: WriteSurface, body: unknown, replace: boolean, parent?: ParentScope, id?: Value): Row {
+  if (id !== undefined) checkUpdateKey(surface.model, body, id);
   const changes = writableFields(surface, body, undefined, parent);
   delete changes[surface.model.primaryKey];
   if (replace) {
@@ -42,7 +43,7 @@ export function updateChanges(surface: WriteSurface, body: unknown, replace: boo
  */
 export class UpdateRecord {
   async execute(store: RecordStore, surface: WriteSurface, _identity: Identity, id: Value, body: unknown, options: UpdateOptions = {}): Promise<Row> {
-    const changes = updateChanges(surface, body, options.replace ?? false, options.parent);
+    const changes = updateChanges(surface, body, options.replace ?? false, options.parent, id);
     const table = surface.model.table;
     const updated = await store.transaction(async (tx) => {
       await options.guard?.(tx);

@@ -82,7 +82,8 @@ export class RestPlugin implements Plugin {
   }
 
   install(ctx: PluginContext): void {
-    const exposure = { expose: this.exposed, exclude: this.excluded, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
+    const junctions = new Set(ctx.registry.all().flatMap((m) => m.manyToMany.map((rel) => rel.through)));
+    const exposure = { expose: this.exposed, exclude: this.excluded, junctions, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
     for (const [table, config] of this.configs) {
       if (!ctx.registry.has(table)) throw new Error(`rest: resource(${table}) names no registered model`);
       const names = new Set<string>();

@@ -11,13 +11,31 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const ok = (value: Value): Normalized => ({ ok: true, value });
 const bad = (message: string): Normalized => ({ ok: false, message });
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a text cannot be stored identically on every backend, or undefined when it can:
+ * PostgreSQL refuses NUL in text, and a lone UTF-16 surrogate is not Unicode text at all.
+ */
+export function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (it contains a lone surrogate)';
+  return undefined;
+}
+
+const text = (v: string): Normalized => {
+  const problem = textProblem(v);
+  return problem ? bad(problem) : ok(v);
+};
+
 function isJson(v: unknown, depth = 0): v is JsonValue {
   if (depth > 64) return false;
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'string') return textProblem(v) === undefined;
+  if (v === null || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
   if (Array.isArray(v)) return v.every((x) => isJson(x, depth + 1));
   if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
-    return Object.values(v as object).every((x) => isJson(x, depth + 1));
+    return Object.entries(v as object).every(([k, x]) => textProblem(k) === undefined && isJson(x, depth + 1));
   }
   return false;
 }
@@ -50,7 +68,7 @@ export function normalizeValue(col: ColumnDef, v: unknown): Normalized {
       return typeof v === 'string' && DECIMAL_TEXT.test(v) ? ok(v) : bad('must be a decimal number');
     case 'text':
     case 'string':
-      return typeof v === 'string' ? ok(v) : bad('must be a string');
+      return typeof v === 'string' ? text(v) : bad('must be a string');
     case 'bool':
       return typeof v === 'boolean' ? ok(v) : bad('must be a boolean');
     case 'uuid':
@@ -67,7 +85,7 @@ export function normalizeValue(col: ColumnDef, v: unknown): Normalized {
       return bad('must be an ISO 8601 timestamp');
     }
     case 'json':
-      return isJson(v) ? ok(v) : bad('must be JSON');
+      return isJson(v) ? ok(v) : bad('must be JSON (finite numbers, valid Unicode text without NUL, at most 64 levels)');
   }
 }
 

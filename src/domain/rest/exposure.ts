@@ -28,6 +28,11 @@ export interface ExposureConfig {
   readonly expose: ReadonlySet<string>;
   /** Tables added to the block-list (rule 4). */
   readonly exclude: ReadonlySet<string>;
+  /**
+   * Tables blocked by default besides DEFAULT_BLOCKLIST: the junction tables of many-to-many
+   * relations, whose links are read and written through the owning resources (DESIGN §3).
+   */
+  readonly junctions?: ReadonlySet<string>;
 }
 
 /**
@@ -37,10 +42,11 @@ export interface ExposureConfig {
  */
 export function isExposed(table: string, config: ExposureConfig): boolean {
   if (config.exclude.has(table)) return false;
+  const blocked = DEFAULT_BLOCKLIST.has(table) || config.junctions?.has(table) === true;
   if (config.includeOnly) {
     if (!config.includeOnly.has(table)) return false;
-    return !DEFAULT_BLOCKLIST.has(table) || config.expose.has(table);
+    return !blocked || config.expose.has(table);
   }
   if (config.expose.has(table)) return true;
-  return !DEFAULT_BLOCKLIST.has(table);
+  return !blocked;
 }

@@ -69,9 +69,16 @@ const INT64_MAX = 2n ** 63n - 1n;
  * the caller wrote it, identical for an unknown column, a hidden one and an uncoercible value,
  * so nothing hidden can be probed (DESIGN §3 "filtering").
  */
-function invalid(param: string): DomainError {
-  return new DomainError('invalid_query', `invalid query parameter "${param}"`);
+/**
+ * A refused query parameter. `why` names the offending value and the rule; it reads the same for
+ * a hidden column as for an unknown one, so nothing hidden can be probed.
+ */
+function invalid(param: string, why?: string): DomainError {
+  return new DomainError('invalid_query', `invalid query parameter "${param}"${why ? `: ${why}` : ''}`);
 }
+
+/** The caller's value, quoted and cut short, for an error message. */
+const shown = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
 function canSee(ctx: ListQueryContext, table: string, col: ColumnDef): boolean {
   return !col.hidden && col.name !== 'password_hash' && ctx.visible(table, col.name);
@@ -204,8 +211,8 @@ function parseOrdering(text: string | undefined, ctx: ListQueryContext): OrderTe
     for (const item of items('ordering', text)) {
       const desc = item.startsWith('-');
       const col = columnOf(model, desc ? item.slice(1) : item);
-      if (!col || col.type === 'json' || !canSee(ctx, model.table, col)) throw invalid('ordering');
-      if (terms.some((t) => t.column === col.name)) throw invalid('ordering');
+      if (!col || col.type === 'json' || !canSee(ctx, model.table, col)) throw invalid('ordering', `${shown(item)} is not a column ${model.table} can be ordered by`);
+      if (terms.some((t) => t.column === col.name)) throw invalid('ordering', `${shown(col.name)} appears twice`);
       terms.push({ column: col.name, direction: desc ? 'desc' : 'asc' });
     }
   }
@@ -215,10 +222,10 @@ function parseOrdering(text: string | undefined, ctx: ListQueryContext): OrderTe
 
 function parseCount(param: 'limit' | 'offset', text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  if (!NON_NEGATIVE_INTEGER.test(text)) throw invalid(param);
+  if (!NON_NEGATIVE_INTEGER.test(text)) throw invalid(param, `${shown(text)} is not a non-negative integer`);
   const n = Number(text);
   if (param === 'limit') return Math.min(n, MAX_LIST_LIMIT);
-  if (!Number.isSafeInteger(n)) throw invalid(param);
+  if (!Number.isSafeInteger(n)) throw invalid(param, `${shown(text)} is too large`);
   return n;
 }
 
@@ -228,13 +235,20 @@ function parseInclude(text: string | undefined, ctx: ListQueryContext): string[]
   const seen = new Set<string>();
   for (const item of items('include', text)) {
     const hops = item.split('.');
-    if (hops.length > MAX_INCLUDE_HOPS) throw invalid('include');
+    if (hops.length > MAX_INCLUDE_HOPS) throw invalid('include', `${shown(item)} follows more than ${MAX_INCLUDE_HOPS} relations`);
     let model: ModelDef | undefined = ctx.model;
     for (const hop of hops) {
-      const fk: ColumnDef | undefined = model.columns.find((col) => col.references?.relation === hop);
-      if (!fk?.references || !canSee(ctx, model.table, fk)) throw invalid('include');
+      const here: ModelDef = model;
+      const fk: ColumnDef | undefined = here.columns.find((col) => col.references?.relation === hop);
+      if (!fk?.references || !canSee(ctx, here.table, fk)) {
+        const forward = here.columns.filter((col) => col.references && canSee(ctx, here.table, col)).map((col) => col.references?.relation);
+        throw invalid(
+          'include',
+          `${shown(hop)} is not a relation of ${here.table}; include follows foreign keys (${forward.length > 0 ? forward.join(', ') : 'it has none'}), not reverse relations`,
+        );
+      }
       model = ctx.registry.get(fk.references.table);
-      if (!model) throw invalid('include');
+      if (!model) throw invalid('include', `${shown(hop)} leads to no model`);
     }
     if (!seen.has(item)) {
       seen.add(item);
