@@ -7,6 +7,8 @@ import net from 'node:net';
 export class TcpProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** While set, bytes in both directions are held back (a silent partition: nothing is refused, nothing arrives). */
+  private held: (() => void)[] | undefined;
   port = 0;
 
   constructor(
@@ -22,8 +24,13 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => undefined);
       }
-      client.pipe(upstream);
-      upstream.pipe(client);
+      const forward = (from: net.Socket, to: net.Socket) =>
+        from.on('data', (chunk: Buffer) => {
+          if (this.held) this.held.push(() => to.write(chunk));
+          else to.write(chunk);
+        });
+      forward(client, upstream);
+      forward(upstream, client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -43,6 +50,18 @@ export class TcpProxy {
     for (const s of this.sockets) s.resetAndDestroy();
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Starts holding every byte back, as a network that silently drops traffic (TCP would retransmit later). */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Delivers what was held, in order, and forwards again. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const deliver of held) deliver();
   }
 
   /** Listens again on the same port. */
