@@ -26,7 +26,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.logger.info({ signal }, 'draining');
-    app.close().then(
+    // 10 s for requests in flight; 1 s of draining first, so keep-alive clients end on a clean close.
+    app.close(10_000, Number(process.env.DRAIN_MS ?? 1000)).then(
       () => process.exit(0),
       () => process.exit(1),
     );

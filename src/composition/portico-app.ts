@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { Container } from 'inversify';
 import type { NamedCheck } from '../application/check-readiness.js';
@@ -212,7 +212,13 @@ export class PorticoApp {
 
   /** Starts and listens; resolves with the bound port and base URL. */
   async listen(port = 0, host = '127.0.0.1'): Promise<{ port: number; url: string }> {
-    const handler = await this.callback();
+    const koa = await this.callback();
+    // While draining, every response closes its connection: keep-alive clients get their answer,
+    // then a clean close, rather than a reset on a socket the server is about to drop.
+    const handler: typeof koa = (req, res) => {
+      if (this.draining) res.setHeader('Connection', 'close');
+      return koa(req, res);
+    };
     const server = (await import('node:http')).createServer(handler);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
@@ -233,22 +239,34 @@ export class PorticoApp {
   }
 
   /**
-   * Graceful shutdown: drains, stops accepting connections, waits (up to `graceMs`) for
-   * requests in flight, including those whose client has already gone, then closes the database.
+   * Graceful shutdown: drains (readiness 503, every response `Connection: close`), keeps serving
+   * for `drainMs` so that keep-alive clients finish on a clean close and a load balancer notices,
+   * stops accepting connections, waits (up to `graceMs`) for requests in flight, including those
+   * whose client has already gone, then closes the database.
    */
-  async close(graceMs = 10_000): Promise<void> {
+  async close(graceMs = 10_000, drainMs = 0): Promise<void> {
     this.drain();
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    if (drainMs > 0) await pause(drainMs);
     const server = this.server;
     for (const fn of this.beforeServerClose.splice(0)) await fn();
     if (server) {
       await new Promise<void>((resolve) => {
         // Long-lived responses (event streams) get `graceMs`, then their connections are cut.
         const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-        server.close(() => {
+        const closed = () => {
           clearTimeout(cut);
           resolve();
-        });
-        server.closeIdleConnections();
+        };
+        if (drainMs > 0) {
+          // Stop accepting first (net.Server's close: http's would also drop idle sockets at once),
+          // let connections accepted a moment ago send their request, then close the idle ones.
+          netClose.call(server, closed);
+          void pause(250).then(() => server.closeIdleConnections());
+        } else {
+          server.close(closed);
+          server.closeIdleConnections();
+        }
       });
     }
     const deadline = Date.now() + graceMs;
@@ -279,6 +297,9 @@ export class PorticoApp {
     return value;
   }
 }
+
+/** net.Server's close: stops accepting without http.Server's immediate drop of idle connections. */
+const netClose = NetServer.prototype.close;
 
 /** Creates an app (nothing is opened until `open`, `start` or `listen`). */
 export function createApp(options: AppOptions): PorticoApp {
