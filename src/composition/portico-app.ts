@@ -13,6 +13,7 @@ import { connectRedisThrottleStore } from '../adapters/throttle/redis-throttle-s
 import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
+import { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import { ModelRegistry } from '../domain/model/model-registry.js';
@@ -197,6 +198,7 @@ export class PorticoApp {
       middleware,
       inFlight: this.inFlight,
       bodyLimit,
+      idempotency: new IdempotentRequests(this.store, this.service<Clock>(TOKENS.Clock)),
       identify: (backend, sources) =>
         resolveIdentity(backend ?? this.authBackend, { ...sources, tokens: this.services.get('tokens') as TokenManager | undefined }),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),

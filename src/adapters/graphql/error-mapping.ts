@@ -27,6 +27,8 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
   overloaded: 'SERVICE_UNAVAILABLE',
   invalid_query: 'BAD_USER_INPUT',
   privileged_field: 'privileged_field',
+  idempotency_key_reused: 'BAD_USER_INPUT',
+  idempotency_in_progress: 'CONFLICT',
 };
 
 /**

@@ -7,6 +7,9 @@ import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
 import { readFormBody, readJsonBody } from './read-body.js';
+import { idempotencyMiddleware } from './idempotency-middleware.js';
+import { SESSION_COOKIE } from './session-middleware.js';
+import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
 
 /** Resolves the caller from what the request carries, with `backend` or the app's default. */
 export type Identify = (
@@ -28,6 +31,8 @@ export interface KoaAppOptions {
   readonly inFlight?: { count: number };
   /** The app's authentication (anonymous when absent). */
   readonly identify?: Identify;
+  /** Remembers answers to requests sent with an Idempotency-Key (DESIGN §3 "idempotency"). */
+  readonly idempotency?: IdempotentRequests;
 }
 
 async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): Promise<unknown> {
@@ -149,6 +154,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   app.use(earlyRouter.routes());
   app.use(earlyRouter.allowedMethods());
   for (const mw of options.middleware ?? []) app.use(mw);
+  if (options.idempotency) app.use(idempotencyMiddleware(options.idempotency, { sessionCookie: SESSION_COOKIE, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

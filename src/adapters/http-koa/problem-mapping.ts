@@ -26,6 +26,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   overloaded: 503,
   invalid_query: 400,
   privileged_field: 400,
+  idempotency_key_reused: 422,
+  idempotency_in_progress: 409,
 };
 
 const TITLES: Readonly<Record<number, string>> = {

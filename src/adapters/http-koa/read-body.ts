@@ -15,7 +15,20 @@ function hasBody(req: IncomingMessage): boolean {
 /** Decodes strictly: invalid UTF-8 is refused, never replaced with U+FFFD behind the caller's back. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-async function readText(req: IncomingMessage, limit: number): Promise<string> {
+/** The body text of each request, read once: the idempotency middleware, CSRF and the route may all need it. */
+const texts = new WeakMap<IncomingMessage, Promise<string>>();
+
+/** Reads the request body as strict UTF-8 text (413 over `limit`, 400 for invalid UTF-8), once per request. */
+export function readText(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<string> {
+  let text = texts.get(req);
+  if (!text) {
+    text = readTextOnce(req, limit);
+    texts.set(req, text);
+  }
+  return text;
+}
+
+async function readTextOnce(req: IncomingMessage, limit: number): Promise<string> {
   const length = req.headers['content-length'];
   let bytes: Buffer;
   try {

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'overloaded',
   'invalid_query',
   'privileged_field',
+  'idempotency_key_reused',
+  'idempotency_in_progress',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -33,6 +33,15 @@ export class Throttled extends DomainError {
   }
 }
 
+/** The first request with an Idempotency-Key is still running: retry after `retryAfterSeconds` for its answer. */
+export class IdempotencyInProgress extends DomainError {
+  override readonly name = 'IdempotencyInProgress';
+  readonly retryAfterSeconds = 1;
+  constructor() {
+    super('idempotency_in_progress', 'the first request with this Idempotency-Key is still running; retry shortly for its answer');
+  }
+}
+
 /** The kinds of integrity constraint a store can report. */
 export type ConstraintKind = 'unique' | 'foreign_key' | 'still_referenced' | 'not_null' | 'check';
 

@@ -94,12 +94,30 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
     changes: c.json().nullable(),
     created_at: c.timestamp().defaultNow(),
   }),
+  // DESIGN §3 "idempotency": the first answer to a request sent with an Idempotency-Key, per caller.
+  defineModel(
+    'idempotency_key',
+    {
+      id: c.id(),
+      key: c.text(),
+      scope: c.text(),
+      fingerprint: c.text(),
+      status: c.int().nullable(),
+      response: c.json().nullable(),
+      created_at: c.timestamp().defaultNow(),
+    },
+    { uniqueTogether: [['key', 'scope']] },
+  ),
 ];
+
+/** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
+const LATER: ReadonlySet<string> = new Set(['idempotency_key']);
 
 /** The migration that creates Portico's own tables; always first in the ledger. */
 export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
   {
     name: 'portico_0001_builtin_tables',
-    createTables: BUILTIN_MODELS.map((m) => m.table),
+    createTables: BUILTIN_MODELS.map((m) => m.table).filter((t) => !LATER.has(t)),
   },
+  { name: 'portico_0002_idempotency_keys', createTables: ['idempotency_key'] },
 ];

@@ -19,6 +19,7 @@ export const DEFAULT_BLOCKLIST: ReadonlySet<string> = new Set([
   'auth_email_code',
   'auth_throttle',
   'permissions_grouppermission',
+  'idempotency_key',
 ]);
 
 export interface ExposureConfig {

@@ -12,6 +12,9 @@ import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
 import { finalizeStatements } from './sql-executor.js';
 
+/** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
+const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 0'];
+
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
 export const MIGRATION_LEDGER = 'fw_migrations';
 
@@ -28,6 +31,8 @@ export interface SqlDatabase extends MigrationSource {
 function migrationClass(Base: typeof Migration, def: MigrationDef, registry: ModelRegistry, dialect: Dialect): Constructor<Migration> {
   return class extends Base {
     override up(): void {
+      // Migrations may wait for locks and run long: the per-request limits do not apply to them.
+      if (dialect === 'postgresql') for (const sql of UNLIMITED) this.addSql(sql);
       const models = orderByDependencies((def.createTables ?? []).map((table) => registry.require(table)));
       for (const model of models) {
         for (const sql of createTableSql(model, dialect)) this.addSql(sql);
@@ -158,7 +163,13 @@ export async function openSqlDatabase(
   }
   const knex = (orm.em as unknown as SqlEntityManager).getKnex();
   try {
-    if (config.dialect === 'postgresql' && config.schema) await knex.raw(`create schema if not exists "${config.schema}"`);
+    if (config.dialect === 'postgresql' && config.schema) {
+      const schema = config.schema;
+      await knex.transaction(async (trx) => {
+        for (const sql of UNLIMITED) await trx.raw(sql);
+        await trx.raw(`create schema if not exists "${schema}"`);
+      });
+    }
     await knex.raw('select 1');
   } catch (error) {
     await orm.close(true).catch(() => undefined);
