@@ -2,29 +2,132 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
-describe('OpenAPI: bulk operations and parent-scoped paths', () => {
+/*
+ * The reference app's document says what the server enforces on writes (docs/decisions.md "REST",
+ * "Keys, text and junctions", "REST writes"; SPEC "Bulk endpoints", "Parent-scoped sub-resources").
+ */
+
+type Schema = { type?: unknown; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: unknown; items?: Schema; oneOf?: Schema[]; $ref?: string; [k: string]: unknown };
+type Op = { summary?: string; description?: string; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type Doc = {
+  paths: Record<string, Record<string, Op> & { parameters?: { name: string; schema: Schema }[] }>;
+  components: { schemas: Record<string, Schema>; responses: Record<string, unknown> };
+};
+
+const INT32 = { type: 'integer', format: 'int32', minimum: -2147483648, maximum: 2147483647 };
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+describe('OpenAPI: write bodies, bulk operations and parent-scoped paths (reference app)', () => {
   let ref: RunningReference;
-  let doc: { paths: Record<string, Record<string, unknown>> };
+  let doc: Doc;
+  const schema = (name: string) => doc.components.schemas[name] as Schema;
+  const deref = (s: Schema | undefined): Schema => (s?.$ref ? schema(s.$ref.split('/').pop() as string) : (s as Schema));
+  const op = (path: string, method: string) => doc.paths[path]?.[method] as Op;
+  const body = (path: string, method: string) => op(path, method).requestBody?.content['application/json']?.schema as Schema;
+
   beforeAll(async () => {
     ref = await startReference('sqlite', { env: { THROTTLE: 'off' } });
-    doc = (await (await fetch(`${ref.url}/api/openapi.json`)).json()) as typeof doc;
+    doc = (await (await fetch(`${ref.url}/api/openapi.json`)).json()) as Doc;
   });
   afterAll(async () => ref.close());
 
   it('is valid OpenAPI 3.1', async () => {
     const result = await new Validator().validate(doc as never);
+    expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });
 
-  it('documents milestone only under its parent, with bulk verbs', () => {
-    expect(doc.paths['/api/milestone/']).toBeUndefined();
-    const coll = doc.paths['/api/project/{parent_id}/milestone/'] ?? {};
-    expect(Object.keys(coll).filter((k) => k !== 'parameters').sort()).toEqual(['delete', 'get', 'patch', 'post']);
-    expect(doc.paths['/api/project/{parent_id}/milestone/{id}']).toBeDefined();
+  it('documents milestone only under its parent, with bulk verbs, the parent key typed as the parent key', () => {
+    expect(doc.paths['/api/milestone']).toBeUndefined();
+    const coll = doc.paths['/api/project/{parent_id}/milestone'];
+    expect(Object.keys(coll ?? {}).filter((k) => k !== 'parameters').sort()).toEqual(['delete', 'get', 'patch', 'post']);
+    expect(coll?.parameters?.[0]).toMatchObject({ name: 'parent_id', schema: INT32 });
+    expect(doc.paths['/api/project/{parent_id}/milestone/{id}']?.parameters?.map((p) => [p.name, p.schema])).toEqual([
+      ['parent_id', INT32],
+      ['id', INT32],
+    ]);
+  });
+
+  it('declares 404 for a missing parent on every parent-scoped operation', () => {
+    for (const path of ['/api/project/{parent_id}/milestone', '/api/project/{parent_id}/milestone/{id}']) {
+      for (const method of METHODS) if (op(path, method)) expect(Object.keys(op(path, method).responses), `${method} ${path}`).toContain('404');
+    }
+  });
+
+  it('leaves the URL-supplied parent key out of the parent-scoped input schemas', () => {
+    for (const name of ['MilestoneInput', 'MilestonePatch', 'MilestoneBulkPatchItem']) expect(Object.keys(schema(name).properties ?? {}), name).not.toContain('project_id');
+    expect(schema('MilestoneInput').required).toEqual(['title']);
   });
 
   it('documents bulk PATCH/DELETE only where bulk() is on', () => {
-    expect(Object.keys(doc.paths['/api/tag/'] ?? {}).sort()).toEqual(['delete', 'get', 'patch', 'post']);
-    expect(Object.keys(doc.paths['/api/author/'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/tag'] ?? {}).sort()).toEqual(['delete', 'get', 'patch', 'post']);
+    expect(Object.keys(doc.paths['/api/author'] ?? {}).sort()).toEqual(['get', 'post']);
+  });
+
+  it('bulk POST takes an object or 1..1000 items and answers the row or an array of rows', () => {
+    const oneOf = body('/api/tag', 'post').oneOf as Schema[];
+    expect(oneOf[0]).toEqual({ $ref: '#/components/schemas/TagInput' });
+    expect(oneOf[1]).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });
+    const created = op('/api/tag', 'post').responses['201']?.content?.['application/json']?.schema;
+    expect(created?.oneOf?.[1]).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Tag' } });
+  });
+
+  it('bulk PATCH items require their key; bulk DELETE ids are 1..1000 keys', () => {
+    expect(body('/api/post', 'patch')).toMatchObject({ type: 'array', minItems: 1, maxItems: 1000 });
+    expect(deref(body('/api/post', 'patch').items)).toMatchObject({ required: ['id'], properties: { id: INT32 }, additionalProperties: false });
+    expect(deref(body('/api/tag', 'patch').items)).toMatchObject({ required: ['id'], properties: { id: { type: 'string', minLength: 1 } } });
+    expect(body('/api/post', 'delete')).toMatchObject({ required: ['ids'], properties: { ids: { type: 'array', minItems: 1, maxItems: 1000, items: INT32 } } });
+    expect(op('/api/post', 'patch').responses['200']?.content?.['application/json']?.schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Post' } });
+  });
+
+  it('input schemas refuse unknown fields and leave out server-set, generated, hidden, noform and privileged columns', () => {
+    const all = doc.components.schemas;
+    const inputs = Object.entries(all).filter(([name]) => name !== 'Problem' && !name.endsWith('List') && !all[`${name}List`]);
+    expect(inputs.length).toBeGreaterThan(20);
+    for (const [name, s] of inputs) expect(s.additionalProperties, name).toBe(false);
+    expect(Object.keys(schema('PostInput').properties ?? {})).toEqual(['title', 'body', 'author_id', 'published', 'score', 'created_at', 'deleted_at', 'comments']);
+    expect(Object.keys(schema('AuthorInput').properties ?? {})).toEqual(['name', 'bio', 'email']);
+    expect(doc.components.schemas.TicketInput).toBeUndefined(); // no write is served; its uuid key would be absent anyway
+    expect(Object.keys(schema('TagReplace').properties ?? {})).toEqual(['label']); // the key comes from the URL
+    expect(schema('TagInput').properties?.id).toEqual({ type: 'string', minLength: 1 });
+  });
+
+  it('int columns carry the 32-bit bounds in input schemas and filters', () => {
+    expect(schema('CommentInput').properties?.votes).toEqual({ ...INT32, default: 0 });
+    expect(schema('OrderItemInput').properties?.qty).toEqual(INT32);
+    const params = (op('/api/comment', 'get') as Op & { parameters: { name?: string; schema?: Schema }[] }).parameters;
+    expect(params.find((p) => p.name === 'votes')?.schema).toEqual(INT32);
+  });
+
+  it('nested children leave out their parent key; on update an item with its key changes that child', () => {
+    const comments = schema('PostInput').properties?.comments as Schema;
+    expect(comments).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/PostCommentsItem' } });
+    expect(Object.keys(schema('PostCommentsItem').properties ?? {})).toEqual(['body', 'votes', 'replies']);
+    expect(schema('PostPatch').properties?.comments?.items?.oneOf).toEqual([{ $ref: '#/components/schemas/PostCommentsItem' }, { $ref: '#/components/schemas/PostCommentsItemUpdate' }]);
+    expect(schema('PostCommentsItemUpdate').required).toEqual(['id']);
+    expect(Object.keys(schema('PostBulkItem').properties ?? {})).not.toContain('comments'); // bulk items take no nested arrays
+  });
+
+  it('every operation has a summary, a description, a 5xx for the database and problem+json errors', () => {
+    let count = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const o = item[method];
+        if (!o) continue;
+        count++;
+        expect(o.summary, `${method} ${path}`).toBeTruthy();
+        expect(o.description, `${method} ${path}`).toBeTruthy();
+        expect(Object.keys(o.responses), `${method} ${path}`).toContain('503');
+        if (o.requestBody) expect(Object.keys(o.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['400', '413', '415']));
+      }
+    }
+    expect(count).toBeGreaterThan(90);
+  });
+
+  it('paths carry no trailing slash and no component is unused', () => {
+    expect(Object.keys(doc.paths).filter((p) => p.endsWith('/'))).toEqual([]);
+    const text = JSON.stringify(doc);
+    for (const name of Object.keys(doc.components.schemas)) expect(text, name).toContain(`"#/components/schemas/${name}"`);
+    for (const name of Object.keys(doc.components.responses)) expect(text, name).toContain(`"#/components/responses/${name}"`);
   });
 });

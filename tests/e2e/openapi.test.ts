@@ -45,11 +45,11 @@ describe('OpenAPI document and Swagger UI in development', () => {
   });
 
   it('keeps only the operations the views keep', () => {
-    expect(operations(doc.paths['/api/ticket/'])).toEqual(['get']);
+    expect(operations(doc.paths['/api/ticket'])).toEqual(['get']);
     expect(operations(doc.paths['/api/ticket/{id}'])).toEqual(['get']);
-    expect(operations(doc.paths['/api/list_only/'])).toEqual(['get']);
+    expect(operations(doc.paths['/api/list_only'])).toEqual(['get']);
     expect(doc.paths['/api/list_only/{id}']).toBeUndefined();
-    expect(operations(doc.paths['/api/author/'])).toEqual(['get', 'post']);
+    expect(operations(doc.paths['/api/author'])).toEqual(['get', 'post']);
     expect(operations(doc.paths['/api/author/{id}'])).toEqual(['get', 'put', 'patch', 'delete']);
   });
 
@@ -125,8 +125,8 @@ describe('openapi() mounting', () => {
       const res = await fetch(`${url}/v1/openapi.json`);
       expect(res.status).toBe(200);
       const doc = (await res.json()) as Doc & { info: unknown };
-      expect(doc.info).toEqual({ title: 'Notes', version: '2.0.0' });
-      expect(Object.keys(doc.paths)).toEqual(['/v1/note/']);
+      expect(doc.info).toMatchObject({ title: 'Notes', version: '2.0.0' });
+      expect(Object.keys(doc.paths)).toEqual(['/v1/note']);
       expect((await new Validator().validate(doc)).valid).toBe(true);
       expect((await fetch(`${url}/v1/docs`)).status).toBe(200);
       expect((await fetch(`${url}/v1/docs/swagger-ui.css`)).status).toBe(200);

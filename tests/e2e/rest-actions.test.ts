@@ -59,9 +59,9 @@ describe('custom actions and their schemas (reference app: publish, recent)', ()
 
   it('the OpenAPI document publishes both actions with their schemas and stays valid', async () => {
     const doc = (await (await fetch(`${ref.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: unknown }> }>> };
-    const publish = doc.paths['/api/post/{id}/publish/']?.post;
+    const publish = doc.paths['/api/post/{id}/publish']?.post;
     expect(publish?.requestBody).toMatchObject({ content: { 'application/json': { schema: { required: ['reason'] } } } });
-    const recent = doc.paths['/api/post/recent/']?.get;
+    const recent = doc.paths['/api/post/recent']?.get;
     expect(recent?.responses['200']?.content).toMatchObject({ 'application/json': { schema: { type: 'array' } } });
     expect((await new Validator().validate(doc as never)).valid).toBe(true);
   });

@@ -1,34 +1,26 @@
-import { ANONYMOUS } from '../../domain/auth/identity.js';
 import { MAX_INCLUDE_HOPS, RESERVED_LIST_PARAMS } from '../../domain/rest/list-query.js';
-import type { PermissionAction, PermissionDecision } from '../../domain/rest/resource-config.js';
 import { allowedMethods } from '../../domain/rest/view-scope.js';
 import type { RestResource } from '../rest/rest-resource.js';
 import type { RestServed } from '../rest/rest-served.js';
-import {
-  allocateNames,
-  inputSchemas,
-  json,
-  listSchema,
-  PROBLEM_SCHEMA,
-  readSchema,
-  ref,
-  scalarSchema,
-  SHARED_PARAMETERS,
-  type Json,
-  type Names,
-} from './openapi-schemas.js';
-
+import { batch, bulkDeleteBody, WriteSchemas, type WriteBodies } from './openapi-inputs.js';
+import { errorResponseComponents, operation, type Gate } from './openapi-operations.js';
+import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, SHARED_PARAMETERS, type Json, type Names } from './openapi-schemas.js';
 
 /** The `info` of the document. */
 export interface OpenApiInfo {
   readonly title: string;
   readonly version: string;
+  /** `info.description` (the plugin supplies a default; see {@link DEFAULT_API_DESCRIPTION}). */
+  readonly description?: string;
+  /** `info.contact`: who answers for the API (application-specific, so no default). */
+  readonly contact?: { readonly name?: string; readonly url?: string; readonly email?: string };
 }
 
 /** The OpenAPI 3.1 document `buildOpenApiDocument` produces (plain JSON). */
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string };
+  info: { title: string; version: string; description?: string; contact?: Json };
+  servers: { url: string; description: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, unknown>>;
   components: {
@@ -39,220 +31,298 @@ export type OpenApiDocument = {
   };
 };
 
-const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 const TEXT_LOOKUPS = ['contains', 'icontains', 'iexact', 'startswith'];
 const LOOKUPS = ['ne', 'gt', 'gte', 'lt', 'lte', 'in', 'isnull'];
+/** The `info.description` the OpenAPI plugin publishes unless the application gives its own. */
+export const DEFAULT_API_DESCRIPTION =
+  'The REST API of a Portico application. Lists answer `{count, next, previous, results}`; errors are RFC 9457 `application/problem+json` documents with a stable `code`; ' +
+  'writes take `application/json` bodies and refuse unknown fields.';
 
-/** Error responses by status, each a problem+json document (DESIGN §3 "errors"). */
-const ERROR_RESPONSES: Readonly<Record<string, readonly [name: string, description: string]>> = {
-  '400': ['BadRequest', 'Invalid input or query (`invalid_input`, `invalid_query`, `malformed_json`, `privileged_field`, constraint violations)'],
-  '401': ['Unauthorized', 'Authentication required (`not_authenticated`)'],
-  '403': ['Forbidden', 'Refused by the permission class (`forbidden`) or the CSRF check of a session-cookie write (`csrf_failed`)'],
-  '404': ['NotFound', 'No such row, or not visible to the caller (`not_found`)'],
-  '409': ['Conflict', 'The row is still referenced by other rows (`still_referenced`)'],
-  '413': ['PayloadTooLarge', 'The body exceeds the request body limit (`payload_too_large`)'],
-  '415': ['UnsupportedMediaType', 'The body is not `application/json` (`unsupported_media_type`)'],
-  '429': ['TooManyRequests', 'Throttled (`throttled`); retry after `Retry-After` seconds'],
-};
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A comma list of items matching `item`. */
+const commaList = (item: string) => `^${item}(?:,${item})*$`;
+const alternatives = (names: readonly string[]) => `(?:${names.map(escapeRe).join('|')})`;
 
-/** What the permission class answers an anonymous caller; a class that throws counts as "needs an identity". */
-function anonymousDecision(resource: RestResource, action: PermissionAction): PermissionDecision {
-  try {
-    return resource.permission.decide(ANONYMOUS, action);
-  } catch {
-    return 'unauthenticated';
-  }
+function visibleColumns(resource: RestResource) {
+  return resource.model.columns.filter((c) => resource.policy.readable(c.name));
 }
 
-/** `?include=`, naming the relations of the table's visible foreign keys. */
+/** `?include=`, naming the relations of the table's visible foreign keys (each followed by at most two more hops). */
 function includeParameter(resource: RestResource): Json {
-  const relations = resource.model.columns.flatMap((c) => (c.references && resource.policy.readable(c.name) ? [c.references.relation] : []));
-  const list = relations.length > 0 ? ` (here: ${relations.join(', ')})` : ' (this table has none)';
+  const relations = visibleColumns(resource).flatMap((c) => (c.references ? [c.references.relation] : []));
+  const list = relations.length > 0 ? ` (here: ${relations.join(', ')})` : ' (this table has none: any value answers 400)';
+  const schema = relations.length > 0 ? { type: 'string', pattern: commaList(`${alternatives(relations)}(?:\\.[A-Za-z0-9_]+){0,${MAX_INCLUDE_HOPS - 1}}`) } : { type: 'string' };
+  return { name: 'include', in: 'query', description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops${list}`, schema };
+}
+
+function orderingParameter(resource: RestResource): Json {
+  const names = visibleColumns(resource).filter((c) => c.type !== 'json').map((c) => c.name);
   return {
-    name: 'include',
+    name: 'ordering',
     in: 'query',
-    description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops${list}`,
-    schema: { type: 'string' },
+    description: 'Comma-separated visible columns, each at most once, `-` for descending (`-a,b`); default the primary key',
+    schema: { type: 'string', pattern: commaList(`-?${alternatives(names)}`) },
   };
+}
+
+function fieldsParameter(resource: RestResource): Json {
+  const names = visibleColumns(resource).map((c) => c.name);
+  return { name: 'fields', in: 'query', description: 'Comma-separated visible columns to return', schema: { type: 'string', pattern: commaList(alternatives(names)) } };
 }
 
 function filterParameters(resource: RestResource): Json[] {
   const reserved = new Set(RESERVED_LIST_PARAMS);
-  return resource.model.columns
-    .filter((c) => resource.policy.readable(c.name) && c.type !== 'json' && !reserved.has(c.name))
+  return visibleColumns(resource)
+    .filter((c) => c.type !== 'json' && !reserved.has(c.name))
     .map((c) => {
       const lookups = c.type === 'text' || c.type === 'string' ? [...LOOKUPS, ...TEXT_LOOKUPS] : LOOKUPS;
       return {
         name: c.name,
         in: 'query',
         description: `Equals. Lookups: ${lookups.map((l) => `\`${c.name}__${l}\``).join(', ')} (\`in\` is comma separated)`,
-        schema: scalarSchema(c.type),
+        schema: inputScalarSchema(c.type),
       };
     });
 }
 
-interface OperationSpec {
-  readonly id: string;
-  readonly summary: string;
-  readonly action: PermissionAction;
-  readonly parameters?: readonly Json[];
-  readonly body?: string;
-  readonly success: readonly [status: string, response: Json];
-  readonly errors: readonly string[];
-}
+const pkOf = (resource: RestResource) => resource.model.columns.find((c) => c.name === resource.model.primaryKey);
 
-function operation(resource: RestResource, spec: OperationSpec): Json {
-  const anonymous = anonymousDecision(resource, spec.action);
-  const unsafe = spec.action !== 'read';
-  const statuses = new Set(spec.errors);
-  if (anonymous === 'unauthenticated') statuses.add('401');
-  if (anonymous !== 'allow' || unsafe) statuses.add('403');
-  if (resource.config.throttle) statuses.add('429');
-  const responses: Json = { [spec.success[0]]: spec.success[1] };
-  for (const status of [...statuses].sort()) {
-    const entry = ERROR_RESPONSES[status];
-    if (entry) responses[status] = ref('responses', entry[0]);
-  }
-  const identified = [{ bearerAuth: [] }, { sessionCookie: [] }];
+/** The texts shared by several operations of one resource. */
+function notes(resource: RestResource, served: RestServed) {
+  const under = resource.config.under;
+  const nestedKeys = resource.config.nested?.map((n) => `\`${n.key}\``) ?? [];
+  const serverSet = Object.keys(resource.model.setOnCreate);
   return {
-    operationId: spec.id,
-    summary: spec.summary,
-    tags: [resource.model.table],
-    ...(spec.parameters && spec.parameters.length > 0 ? { parameters: spec.parameters } : {}),
-    ...(spec.body ? { requestBody: { required: true, content: json(ref('schemas', spec.body)) } } : {}),
-    responses,
-    security: anonymous === 'allow' ? [{}, ...identified] : identified,
+    under: under ? ` Scoped to the ${under.parent} named by \`parent_id\`: a missing parent answers 404.` : '',
+    fkFromUrl: under ? ` \`${under.fk}\` comes from the URL; a body naming it answers 400.` : '',
+    nested: !under && nestedKeys.length > 0 ? ` Arrays under ${nestedKeys.join(', ')} write child rows in the same transaction (SPEC "Nested writes").` : '',
+    policy:
+      ` Unknown fields answer 400 \`invalid_input\` and privileged ones 400 \`privileged_field\`; generated keys, computed, hidden and noform columns are not accepted` +
+      (serverSet.length > 0 ? `, nor the server-set ${serverSet.map((c) => `\`${c}\``).join(', ')}.` : '.'),
+    softDelete: resource.model.softDelete ? ' The row is soft-deleted: `deleted_at` is stamped and it leaves the live API.' : '',
+    /** The permission checks of the nested children a write may carry, at every level. */
+    nestedGates: (actions: readonly Gate[1][]): Gate[] => (under ? [] : nestedTables(resource, served).flatMap((child) => actions.map((a): Gate => [child, a]))),
   };
 }
 
-function resourcePaths(resource: RestResource, names: Names, served: RestServed): Record<string, Json> {
+/** The resources a nested write of `resource` can reach (children, their children, ...; SPEC "Nested writes" 3). */
+function nestedTables(resource: RestResource, served: RestServed): RestResource[] {
+  const seen = new Set<string>([resource.model.table]);
+  const out: RestResource[] = [];
+  const queue = [resource];
+  for (let r = queue.shift(); r; r = queue.shift()) {
+    for (const decl of r.config.nested ?? []) {
+      if (seen.has(decl.table)) continue;
+      seen.add(decl.table);
+      const child = served.resourceOf(decl.table);
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies, served: RestServed): Record<string, Json> {
   const table = resource.model.table;
+  const n = notes(resource, served);
   const collection = allowedMethods(resource.actions, 'collection');
   const detail = allowedMethods(resource.actions, 'detail');
   const include = includeParameter(resource);
   const row = (description: string) => ({ description, content: json(ref('schemas', names.read)) });
+  const rows = (description: string) => ({ description, content: json({ type: 'array', items: ref('schemas', names.read) }) });
+  const under = resource.config.under;
+  const scoped = under ? ['404'] : [];
   const paths: Record<string, Json> = {};
 
   const coll: Json = {};
   if (collection.includes('GET')) {
-    const parameters = [...['limit', 'offset', 'ordering', 'search'].map((p) => ref('parameters', p)), include, ref('parameters', 'fields'), ...filterParameters(resource)];
-    coll.get = operation(resource, { id: `list${names.base}`, summary: `List ${table} rows`, action: 'read', parameters, success: ['200', { description: 'A page of rows', content: json(ref('schemas', names.list)) }], errors: ['400'] });
+    const parameters = [ref('parameters', 'limit'), ref('parameters', 'offset'), orderingParameter(resource), ref('parameters', 'search'), include, fieldsParameter(resource), ...filterParameters(resource)];
+    coll.get = operation(resource, {
+      id: `list${names.base}`,
+      summary: `List ${table} rows`,
+      description: `Answers a page of the ${table} rows the caller may see as \`{count, next, previous, results}\`. Filter with \`?<column>=value\` or \`?<column>__<lookup>=value\`; an unknown, hidden or uncoercible parameter answers 400 \`invalid_query\`.${n.under}`,
+      gates: [[resource, 'read']],
+      parameters,
+      success: ['200', { description: 'A page of rows', content: json(ref('schemas', names.list)) }],
+      errors: ['400', ...scoped],
+    });
   }
+  const bulk = resource.config.bulk === true;
   if (collection.includes('POST')) {
-    coll.post = operation(resource, { id: `create${names.base}`, summary: `Create one ${table} row`, action: 'add', body: names.input, success: ['201', row('The created row')], errors: ['400', '413', '415'] });
+    coll.post = operation(resource, {
+      id: `create${names.base}`,
+      summary: bulk ? `Create one or several ${table} rows` : `Create one ${table} row`,
+      description:
+        `Creates a row from a JSON object and answers it with 201.${n.policy}${n.fkFromUrl}${n.nested}` +
+        (bulk ? ' A JSON array of 1 to 1000 items creates them all in one transaction and answers the created rows as an array; a failing item rolls the batch back and is named by its index.' : ''),
+      gates: [[resource, 'add'], ...n.nestedGates(['add'])],
+      body: bulk ? { oneOf: [bodies.create, batch(bodies.bulkItem)] } : bodies.create,
+      success: ['201', bulk ? { description: 'The created row, or the created rows of a batch', content: json({ oneOf: [ref('schemas', names.read), { type: 'array', items: ref('schemas', names.read) }] }) } : row('The created row')],
+      errors: scoped,
+    });
   }
-  if (resource.config.bulk && resource.actions.has('Update')) {
+  if (bulk && resource.actions.has('Update')) {
     coll.patch = operation(resource, {
       id: `bulkUpdate${names.base}`,
-      summary: `Change several ${table} rows (each item carries its key); all or nothing`,
-      action: 'change',
-      body: names.patch,
-      success: ['200', { description: 'The updated rows', content: json({ type: 'array', items: ref('schemas', names.read) }) }],
-      errors: ['400', '404', '413', '415'],
+      summary: `Change several ${table} rows`,
+      description: `Each item names a row by its key (\`${resource.model.primaryKey}\`) plus the columns to change; one transaction, all or nothing. An item without its key answers 400, an unknown or out-of-scope key 404, each naming the item's index.${n.policy}${n.under}`,
+      gates: [[resource, 'change']],
+      body: batch(bodies.bulkPatchItem),
+      success: ['200', rows('The updated rows, in the order of the items')],
+      errors: ['404'],
     });
-    (coll.patch as Record<string, Json>).requestBody = { required: true, content: json({ type: 'array', maxItems: 1000, items: ref('schemas', names.patch) }) };
   }
-  if (resource.config.bulk && resource.actions.has('Delete')) {
-    coll.delete = operation(resource, { id: `bulkDelete${names.base}`, summary: `Delete several ${table} rows; all or nothing`, action: 'delete', success: ['204', { description: 'Deleted' }], errors: ['400', '404', '413', '415'] });
-    (coll.delete as Record<string, Json>).requestBody = {
-      required: true,
-      content: json({ type: 'object', required: ['ids'], properties: { ids: { type: 'array', maxItems: 1000, items: {} } } }),
-    };
+  if (bulk && resource.actions.has('Delete')) {
+    coll.delete = operation(resource, {
+      id: `bulkDelete${names.base}`,
+      summary: `Delete several ${table} rows`,
+      description: `Deletes the rows whose keys are in \`ids\` in one transaction, all or nothing: an unknown or repeated key answers 404 naming its index, a row still referenced 409.${n.softDelete}${n.under}`,
+      gates: [[resource, 'delete']],
+      body: bulkDeleteBody(resource),
+      success: ['204', { description: 'Deleted' }],
+      errors: ['404', '409'],
+    });
   }
-  if (resource.config.bulk && coll.post) {
-    (coll.post as Record<string, Json>).requestBody = {
-      required: true,
-      content: json({ oneOf: [ref('schemas', names.input), { type: 'array', maxItems: 1000, items: ref('schemas', names.input) }] }),
-    };
-  }
-  const under = resource.config.under;
   const base = under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`;
-  const parentParam = under ? [{ name: 'parent_id', in: 'path', required: true, description: `The ${under.parent} key`, schema: { type: 'string' } }] : [];
-  if (Object.keys(coll).length > 0) paths[`${base}/`] = parentParam.length > 0 ? { parameters: parentParam, ...coll } : coll;
+  const parentParam = under ? [{ name: 'parent_id', in: 'path', required: true, description: `The key of the ${under.parent} row`, schema: keySchema(pkOf(served.resourceOf(under.parent))) }] : [];
+  const idParam = { name: 'id', in: 'path', required: true, description: `The key of the ${table} row`, schema: keySchema(pkOf(resource)) };
+  if (Object.keys(coll).length > 0) paths[base] = parentParam.length > 0 ? { parameters: parentParam, ...coll } : coll;
 
-  const pk = resource.model.columns.find((c) => c.name === resource.model.primaryKey);
   const det: Json = {};
   if (detail.includes('GET')) {
-    det.get = operation(resource, { id: `retrieve${names.base}`, summary: `Retrieve one ${table} row`, action: 'read', parameters: [include], success: ['200', row('The row')], errors: ['400', '404'] });
+    det.get = operation(resource, {
+      id: `retrieve${names.base}`,
+      summary: `Retrieve one ${table} row`,
+      description: `Answers the row; \`?include=\` hydrates foreign keys (an unknown relation answers 400). A key that names no visible row, or cannot be a key, answers 404.${n.under}`,
+      gates: [[resource, 'read']],
+      parameters: [include],
+      success: ['200', row('The row')],
+      errors: ['400', '404'],
+    });
   }
   if (detail.includes('PUT')) {
-    det.put = operation(resource, { id: `update${names.base}`, summary: `Replace one ${table} row`, action: 'change', body: names.input, success: ['200', row('The updated row')], errors: ['400', '404', '413', '415'] });
+    det.put = operation(resource, {
+      id: `update${names.base}`,
+      summary: `Replace one ${table} row`,
+      description: `Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. The key comes from the URL: a different key in the body answers 400.${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      body: bodies.replace,
+      success: ['200', row('The updated row')],
+      errors: ['404'],
+    });
   }
   if (detail.includes('PATCH')) {
-    det.patch = operation(resource, { id: `partialUpdate${names.base}`, summary: `Change some columns of one ${table} row`, action: 'change', body: names.patch, success: ['200', row('The updated row')], errors: ['400', '404', '413', '415'] });
+    det.patch = operation(resource, {
+      id: `partialUpdate${names.base}`,
+      summary: `Change some columns of one ${table} row`,
+      description: `Changes only the columns named and answers the re-read row. The key comes from the URL: a different key in the body answers 400.${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      body: bodies.patch,
+      success: ['200', row('The updated row')],
+      errors: ['404'],
+    });
   }
   if (detail.includes('DELETE')) {
-    det.delete = operation(resource, { id: `delete${names.base}`, summary: `Delete one ${table} row`, action: 'delete', success: ['204', { description: 'Deleted' }], errors: ['404', '409'] });
+    det.delete = operation(resource, {
+      id: `delete${names.base}`,
+      summary: `Delete one ${table} row`,
+      description: `Deletes the row and answers 204; a row still referenced by other rows answers 409.${n.softDelete}${n.under}`,
+      gates: [[resource, 'delete']],
+      success: ['204', { description: 'Deleted' }],
+      errors: ['404', '409'],
+    });
   }
-  if (Object.keys(det).length > 0) {
-    const id = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: pk ? scalarSchema(pk.type) : { type: 'string' } };
-    paths[`${base}/{id}`] = { parameters: [...parentParam, id], ...det };
-  }
+  if (Object.keys(det).length > 0) paths[`${base}/{id}`] = { parameters: [...parentParam, idParam], ...det };
+
   // SPEC "Custom actions and their schemas" 4: every action is published, input as the requestBody, output as the 200.
   for (const action of resource.config.actions ?? []) {
-    const idParam = { name: 'id', in: 'path', required: true, description: 'The primary key', schema: pk ? scalarSchema(pk.type) : { type: 'string' } };
-    const path = action.scope === 'Detail' ? `${base}/{id}/${action.name}/` : `${base}/${action.name}/`;
-    const safe = action.method === 'GET';
-    const op = operation(action.permission ? { ...resource, permission: action.permission } : resource, {
+    const path = action.scope === 'Detail' ? `${base}/{id}/${action.name}` : `${base}/${action.name}`;
+    const gated = action.permission ? { ...resource, permission: action.permission } : resource;
+    const kind = action.method === 'GET' ? 'read' : action.scope === 'Detail' ? 'change' : 'add';
+    const op = operation(gated, {
       id: `${action.name}${names.base}`,
       summary: action.summary ?? `${action.name} (${action.scope === 'Detail' ? 'one row' : 'collection'} action)`,
-      action: safe ? 'read' : action.scope === 'Detail' ? 'change' : 'add',
+      description:
+        `Custom ${action.scope === 'Detail' ? 'detail' : 'list'} action \`${action.name}\` of ${table}.` +
+        (action.input ? ' The body is checked against the input schema before the handler runs (400 naming the offending field).' : '') +
+        (action.scope === 'Detail' ? ' A key that names no visible row answers 404.' : '') +
+        n.under,
+      gates: [[gated, kind]],
+      ...(action.input ? { body: action.input as Json } : {}),
       success: ['200', { description: 'The action result', ...(action.output ? { content: json(action.output as Json) } : {}) }],
-      errors: action.scope === 'Detail' ? ['400', '404'] : ['400'],
+      errors: ['400', ...(action.scope === 'Detail' ? ['404'] : scoped)],
     });
-    if (action.input) (op as Record<string, Json>).requestBody = { required: true, content: json(action.input as Json) };
     const params = [...parentParam, ...(action.scope === 'Detail' ? [idParam] : [])];
     paths[path] = { ...(params.length > 0 ? { parameters: params } : {}), [action.method.toLowerCase()]: op };
   }
   return paths;
 }
 
+/** Keeps the components some path reaches (transitively), so the document carries no unused component. */
+function reachable(paths: Json, components: Record<string, Record<string, Json>>): Set<string> {
+  const seen = new Set<string>();
+  const queue: unknown[] = [paths];
+  while (queue.length > 0) {
+    const node = queue.pop();
+    if (Array.isArray(node)) queue.push(...(node as unknown[]));
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/') && !seen.has(value)) {
+          seen.add(value);
+          const [, , kind, name] = value.split('/');
+          queue.push(components[kind as string]?.[name as string]);
+        } else queue.push(value);
+      }
+    }
+  }
+  return seen;
+}
+
+const only = (all: Record<string, Json>, kind: string, used: Set<string>) => Object.fromEntries(Object.entries(all).filter(([name]) => used.has(`#/components/${kind}/${name}`)));
+
 /**
  * Builds the OpenAPI 3.1.0 document of what the REST layer serves (DESIGN §3 "OpenAPI"):
- * per served table the collection `<prefix>/<table>/` (list, create) and the detail
- * `<prefix>/<table>/{id}` (retrieve, replace, change, delete), keeping only the operations the
- * resource's views keep (SPEC "View scope" 5; a path left with no operation is omitted).
- * Schemas per table: `<Table>` (readable columns: hidden columns and `password_hash` never
- * appear), `<Table>Input` (writable, non-privileged columns; `required` as a PUT requires),
- * `<Table>Patch` (the same, nothing required), `<Table>List` (the list envelope), plus the
- * shared RFC 9457 `Problem` every error response carries as `application/problem+json`.
- * Pure: the same input gives the same document.
+ * per served table the collection `<prefix>/<table>` (list, create, bulk PATCH/DELETE) and the
+ * detail `<prefix>/<table>/{id}` (retrieve, replace, change, delete), under the parent for an
+ * `under()` resource, keeping only the operations the resource's views keep (SPEC "View scope"
+ * 5; a path left with no operation is omitted). The paths carry no trailing slash; the server
+ * answers both forms. Schemas per table: `<Table>` (readable columns: hidden columns and
+ * `password_hash` never appear), `<Table>Input` (a create body), `<Table>Replace` (a PUT body,
+ * where it differs), `<Table>Patch`, `<Table>BulkItem`/`<Table>BulkPatchItem` (bulk items),
+ * `<Parent><Key>Item[Update]` (nested children), `<Table>List` (the list envelope), plus the
+ * shared RFC 9457 `Problem` every error response carries as `application/problem+json`. Only
+ * components some operation uses are kept. Pure: the same input gives the same document.
  *
  * @example
  * const doc = buildOpenApiDocument(served, { title: 'Shop API', version: '1.0.0' });
- * doc.paths['/api/order_item/']?.get; // { operationId: 'listOrderItem', ... }
+ * doc.paths['/api/order_item']?.get; // { operationId: 'listOrderItem', ... }
  */
 export function buildOpenApiDocument(served: RestServed, info: OpenApiInfo): OpenApiDocument {
-  const names = allocateNames(served.resources);
+  const taken = new Set(['Problem']);
+  const names = allocateNames(served.resources, taken);
   const schemas: Record<string, Json> = {};
-  const paths: Record<string, Record<string, unknown>> = {};
+  const writes = new WriteSchemas(served, schemas, taken);
+  const paths: Record<string, Json> = {};
   for (const resource of served.resources) {
     const n = names.get(resource) as Names;
-    const { input, patch } = inputSchemas(resource);
     schemas[n.read] = readSchema(resource);
-    schemas[n.input] = input;
-    schemas[n.patch] = patch;
     schemas[n.list] = listSchema(n.read);
-    Object.assign(paths, resourcePaths(resource, n, served));
+    Object.assign(paths, resourcePaths(resource, n, writes.forResource(resource, n), served));
   }
   schemas.Problem = PROBLEM_SCHEMA;
-  const responses = Object.fromEntries(
-    Object.values(ERROR_RESPONSES).map(([name, description]) => [
-      name,
-      name === 'TooManyRequests'
-        ? { description, headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 1 } } }, content: PROBLEM }
-        : { description, content: PROBLEM },
-    ]),
-  );
+  const components = { schemas, responses: errorResponseComponents(), parameters: SHARED_PARAMETERS };
+  const used = reachable(paths, components);
+  const tagged = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as { tags?: string[] }).tags ?? []))));
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version },
-    tags: served.resources.map((r) => ({ name: r.model.table, description: `The ${r.model.table} table` })),
-    paths,
+    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}), ...(info.contact ? { contact: { ...info.contact } } : {}) },
+    servers: [{ url: '/', description: 'The server this document is served from' }],
+    tags: served.resources.filter((r) => tagged.has(r.model.table)).map((r) => ({ name: r.model.table, description: `The ${r.model.table} table` })),
+    paths: paths as Record<string, Record<string, unknown>>,
     components: {
-      schemas,
-      responses,
-      parameters: SHARED_PARAMETERS,
+      schemas: only(schemas, 'schemas', used),
+      responses: only(components.responses, 'responses', used),
+      parameters: only(SHARED_PARAMETERS, 'parameters', used),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A token issued by the JSON login, sent as `Authorization: Bearer <token>`' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'portico_session', description: 'The session of a form login; unsafe requests also need the `X-CSRF-Token` header' },

@@ -7,7 +7,7 @@ import type { Presented } from './hydrate-includes.js';
 import { updateNestedTreeGated, writeNestedTreeGated, type NestedSpec, type NestedWriteGate, type WrittenTree } from './nested-tree.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
-import { withServerFields, writableFields } from '../write/write-body.js';
+import { checkCreateKey, withServerFields, writableFields } from '../write/write-body.js';
 
 /**
  * Nested writes through REST (SPEC "Nested writes"): the tree writer behind the gate that keeps
@@ -43,6 +43,7 @@ export class NestedWrites {
     return {
       fields: (table, node, mode) => {
         const r = this.resourceOf(table);
+        if (mode === 'create') checkCreateKey(r.model, node); // DESIGN §3 "keys in write bodies", at every level
         const fields = writableFields(r, node);
         return mode === 'create' ? withServerFields(r.model, identity, fields) : fields;
       },

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../application/openapi/build-openapi-document.js';
+import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../application/openapi/build-openapi-document.js';
 import { REST_SERVED, type RestServed } from '../../application/rest/rest-served.js';
 import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
 import { escapeHtml } from '../../adapters/http-koa/safe-html.js';
@@ -18,6 +18,10 @@ export interface OpenApiOptions {
   readonly title?: string;
   /** The document's `info.version` (default `1.0.0`). */
   readonly version?: string;
+  /** The document's `info.description` (default: a sentence on Portico's conventions). */
+  readonly description?: string;
+  /** The document's `info.contact` (none by default: who answers for an API is the application's to say). */
+  readonly contact?: OpenApiInfo['contact'];
 }
 
 /** The Swagger UI files served from the installed `swagger-ui-dist` package, with their content types. */
@@ -95,7 +99,12 @@ export class OpenApiPlugin implements Plugin {
       if (documentPath === taken || docsPath === taken) throw new Error(`openapi: ${taken} is the REST resource ${r.model.table}; pick another path or docsPath`);
     }
     const title = this.options.title ?? 'Portico API';
-    const info = { title, version: this.options.version ?? '1.0.0' };
+    const info: OpenApiInfo = {
+      title,
+      version: this.options.version ?? '1.0.0',
+      description: this.options.description ?? DEFAULT_API_DESCRIPTION,
+      ...(this.options.contact ? { contact: this.options.contact } : {}),
+    };
 
     let document: OpenApiDocument | undefined;
     ctx.route({
