@@ -15,6 +15,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/support/build-dist.ts'],
+          setupFiles: ['tests/support/conformance-setup.ts'],
           env: { LOG_LEVEL: 'silent' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

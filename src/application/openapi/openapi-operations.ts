@@ -27,15 +27,28 @@ export const ERROR_RESPONSES: Readonly<Record<string, ErrorResponse>> = {
   },
   '403': { name: 'Forbidden', description: 'Refused by the permission class (`forbidden`) or the CSRF check of a session-cookie write (`csrf_failed`)' },
   '404': { name: 'NotFound', description: 'No such row, or not visible to the caller; also a missing parent of a parent-scoped resource (`not_found`)' },
-  '409': { name: 'Conflict', description: 'The row is still referenced by other rows (`still_referenced`)' },
+  '409': {
+    name: 'Conflict',
+    description: 'The row is still referenced by other rows (`still_referenced`), or the first request with this `Idempotency-Key` is still running (`idempotency_in_progress`, with `Retry-After`)',
+  },
   '413': { name: 'PayloadTooLarge', description: 'The body exceeds the request body limit of 1 MiB (`payload_too_large`)' },
   '415': { name: 'UnsupportedMediaType', description: 'The body is not `application/json` (`unsupported_media_type`)' },
+  '422': { name: 'IdempotencyKeyReused', description: 'The `Idempotency-Key` was used for a different request within 24 hours (`idempotency_key_reused`)' },
   '429': {
     name: 'TooManyRequests',
     description: "Throttled by the resource's throttle (`throttled`)",
     headers: { 'Retry-After': { description: 'Seconds to wait', required: true, schema: { type: 'integer', minimum: 1 } } },
   },
   '503': { name: 'ServiceUnavailable', description: 'The database did not answer in time (`database_unavailable`)' },
+};
+
+/** The optional header that makes a write safe to retry. */
+const IDEMPOTENCY_KEY: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes the write safe to retry: the same key and request within 24 hours get the first answer (with `Idempotent-Replayed: true`)',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
 
 /** The shared error response components, by name. */
@@ -90,6 +103,14 @@ export function operation(resource: RestResource, spec: OperationSpec): Json {
   }
   if (resource.config.throttle) statuses.add('429');
   statuses.add('503');
+  // A write may carry an Idempotency-Key (DESIGN §3 "idempotency"): a retry replays the first answer.
+  const write = (spec.gates[0]?.[1] ?? 'read') !== 'read';
+  if (write) {
+    statuses.add('400'); // a malformed key
+    statuses.add('409');
+    statuses.add('422');
+  }
+  const parameters = [...(spec.parameters ?? []), ...(write ? [IDEMPOTENCY_KEY] : [])];
   const responses: Json = { [spec.success[0]]: spec.success[1] };
   for (const status of [...statuses].sort()) {
     const entry = ERROR_RESPONSES[status];
@@ -103,7 +124,7 @@ export function operation(resource: RestResource, spec: OperationSpec): Json {
     summary: spec.summary,
     description: spec.description,
     tags: [resource.model.table],
-    ...(spec.parameters && spec.parameters.length > 0 ? { parameters: spec.parameters } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.body ? { requestBody: { required: true, content: json(spec.body) } } : {}),
     responses,
     security: anonymous ? [{}, ...identified] : identified,

@@ -105,11 +105,6 @@ async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, regi
       acquireConnectionTimeout: 5000,
       connection: {
         connectionTimeoutMillis: 5000,
-        // Faults end fast: the server cancels a long statement or lock wait, and the client gives up
-        // on a reply that never comes (a silent network partition) a second later, as a 503.
-        statement_timeout: config.statementTimeoutMs,
-        lock_timeout: config.lockTimeoutMs,
-        ...(config.statementTimeoutMs > 0 ? { query_timeout: config.statementTimeoutMs + 1000 } : {}),
         ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
       },
     },

@@ -12,7 +12,20 @@ interface PoolClient {
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[] }): boolean;
 }
 interface PgConnection {
-  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: DriverRow[] }>;
+  query(config: { name?: string; text: string; values?: readonly unknown[]; query_timeout?: number }): Promise<{ rows: DriverRow[] }>;
+  /** The limits this connection's session has been given (set once, by the first statement Portico runs on it). */
+  porticoLimited?: boolean;
+}
+
+/**
+ * Per-statement limits on PostgreSQL (issue "faults end fast"): the server cancels a long statement
+ * or lock wait, and the client gives up on a reply that never comes (a silent partition) a second
+ * later; all three surface as 503. Only the statements the store runs get them: migrations and
+ * schema changes, which MikroORM runs on the same pool, are not cut short.
+ */
+export interface StatementLimits {
+  readonly statementTimeoutMs: number;
+  readonly lockTimeoutMs: number;
 }
 type RowsCallback = (error: Error | null, rows: DriverRow[]) => void;
 interface SqliteStatement {
@@ -64,6 +77,7 @@ export class SqlExecutor {
   constructor(
     db: Db,
     private readonly dialect: Dialect,
+    private readonly limits?: StatementLimits,
   ) {
     this.client = (db as unknown as { client: PoolClient }).client;
   }
@@ -73,8 +87,15 @@ export class SqlExecutor {
     const connection = await this.client.acquireConnection();
     try {
       if (this.dialect === 'postgresql') {
+        const pg = connection as PgConnection;
+        const limits = this.limits;
+        if (limits && !pg.porticoLimited) {
+          await pg.query({ text: `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`, query_timeout: 10_000 });
+          pg.porticoLimited = true;
+        }
         const { text, name } = pgStatement(sql);
-        const result = await (connection as PgConnection).query(name ? { name, text, values } : { text, values });
+        const timeout = limits && limits.statementTimeoutMs > 0 ? { query_timeout: limits.statementTimeoutMs + 1000 } : {};
+        const result = await pg.query(name ? { name, text, values, ...timeout } : { text, values, ...timeout });
         return result.rows;
       }
       return await sqliteAll(connection as SqliteConnection, sql, values);

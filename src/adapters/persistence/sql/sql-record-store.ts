@@ -8,7 +8,7 @@ import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
 import { decodeRow, encodeRow, encodeValue } from './sql-codec.js';
-import { SqlExecutor } from './sql-executor.js';
+import { SqlExecutor, type StatementLimits } from './sql-executor.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
@@ -29,16 +29,17 @@ export class SqlRecordStore extends BaseRecordStore {
     private readonly db: Db,
     private readonly dialect: Dialect,
     protected readonly inTransaction = false,
+    private readonly limits?: StatementLimits,
   ) {
     super(deps);
-    this.sql = new SqlExecutor(db, dialect);
+    this.sql = new SqlExecutor(db, dialect, limits);
   }
 
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     // The unit spans the COMMIT: committed events are delivered only once it has succeeded.
     return this.deps.events.unitOfWork(() =>
-      this.run('', 'read', () => (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true)))),
+      this.run('', 'read', () => (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true, this.limits)))),
     );
   }
 
