@@ -104,7 +104,8 @@ async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, regi
     driverOptions: {
       acquireConnectionTimeout: 5000,
       connection: {
-        connectionTimeoutMillis: 5000,
+        // A new connection that does not complete in 3 s is a 503 well within the 5 s a request may wait.
+        connectionTimeoutMillis: 3000,
         ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
       },
     },

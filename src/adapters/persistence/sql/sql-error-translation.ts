@@ -19,7 +19,7 @@ const CONNECTION_CODES = new Set([
   // statement_timeout and lock_timeout: the database could not answer in time (a 503, like an outage).
   '57014', '55P03',
 ]);
-const CONNECTION_TEXT = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection|Client has encountered a connection error|Query read timeout|SQLITE_CANTOPEN|SQLITE_BUSY/i;
+const CONNECTION_TEXT = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection|Client has encountered a connection error|Query read timeout|^timeout expired$|SQLITE_CANTOPEN|SQLITE_BUSY/i;
 
 /** The first column named by a PostgreSQL detail such as `Key (email)=(a@b.c) already exists.` */
 function pgKeyColumn(detail: string | undefined): string | undefined {

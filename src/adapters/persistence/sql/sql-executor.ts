@@ -90,7 +90,7 @@ export class SqlExecutor {
         const pg = connection as PgConnection;
         const limits = this.limits;
         if (limits && !pg.porticoLimited) {
-          await pg.query({ text: `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`, query_timeout: 10_000 });
+          await pg.query({ text: `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`, query_timeout: limits.statementTimeoutMs + 1000 });
           pg.porticoLimited = true;
         }
         const { text, name } = pgStatement(sql);
