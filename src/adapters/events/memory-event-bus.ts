@@ -34,7 +34,8 @@ export class MemoryEventBus implements EventBus {
 
   async emit(event: SignalEvent): Promise<void> {
     for (const handler of handlersOf(this.signals, event)) await handler(event);
-    if (handlersOf(this.committed, event).length === 0) return;
+    // Nothing to queue when no one listens for the commit (the common case on a write's hot path).
+    if (!this.committed.get(`${event.signal}:${event.table}`)?.length && !this.committed.get(`${event.signal}:*`)?.length) return;
     await this.afterCommit(`${event.signal} on ${event.table}`, async () => {
       for (const handler of handlersOf(this.committed, event)) await handler(event);
     });

@@ -1,5 +1,6 @@
 import { ConstraintViolation, DomainError, IdempotencyInProgress } from '../../domain/errors/domain-error.js';
 import type { Row } from '../../domain/model/types.js';
+import type { Condition } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RecordStore } from '../../ports/record-store.js';
 
@@ -67,7 +68,7 @@ export class IdempotentRequests {
   /** Keeps the answer of the first request (a 5xx is not kept: the key is freed for a retry). */
   async finish(key: string, scope: string, answer: StoredAnswer): Promise<void> {
     if (answer.status >= 500) return this.abandon(key, scope);
-    await this.store.updateWhere('idempotency_key', { all: [{ column: 'key', op: 'eq', value: key }, { column: 'scope', op: 'eq', value: scope }] }, {
+    await this.store.updateWhere('idempotency_key', keyed(key, scope), {
       status: answer.status,
       response: { status: answer.status, type: answer.type, body: answer.body },
     });
@@ -80,7 +81,10 @@ export class IdempotentRequests {
   }
 
   private async find(key: string, scope: string): Promise<Row | undefined> {
-    const [row] = await this.store.find('idempotency_key', { where: { all: [{ column: 'key', op: 'eq', value: key }, { column: 'scope', op: 'eq', value: scope }] }, limit: 1 });
+    const [row] = await this.store.find('idempotency_key', { where: keyed(key, scope), limit: 1 });
     return row;
   }
 }
+
+/** The row of one key for one caller. */
+const keyed = (key: string, scope: string): Condition => ({ all: [{ column: 'key', op: 'eq', value: key }, { column: 'scope', op: 'eq', value: scope }] });

@@ -65,8 +65,11 @@ async function ledger(knex: Knex): Promise<string[]> {
   try {
     const rows = (await knex(MIGRATION_LEDGER).select('name').orderBy('id')) as { name: string }[];
     return rows.map((r) => r.name);
-  } catch {
-    return []; // no ledger table yet: nothing has run
+  } catch (error) {
+    // Only a missing ledger table means "nothing has run"; any other failure is not an answer.
+    const e = error as { code?: string; message?: string };
+    if (e.code === '42P01' || /no such table/i.test(e.message ?? '')) return [];
+    throw error;
   }
 }
 

@@ -78,6 +78,7 @@ export class SqlExecutor {
     db: Db,
     private readonly dialect: Dialect,
     private readonly limits?: StatementLimits,
+    private readonly inTransaction = false,
   ) {
     this.client = (db as unknown as { client: PoolClient }).client;
   }
@@ -89,7 +90,8 @@ export class SqlExecutor {
       if (this.dialect === 'postgresql') {
         const pg = connection as PgConnection;
         const limits = this.limits;
-        if (limits && !pg.porticoLimited) {
+        // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
+        if (limits && !pg.porticoLimited && !this.inTransaction) {
           await pg.query({ text: `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`, query_timeout: limits.statementTimeoutMs + 1000 });
           pg.porticoLimited = true;
         }

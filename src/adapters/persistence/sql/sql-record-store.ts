@@ -32,7 +32,7 @@ export class SqlRecordStore extends BaseRecordStore {
     private readonly limits?: StatementLimits,
   ) {
     super(deps);
-    this.sql = new SqlExecutor(db, dialect, limits);
+    this.sql = new SqlExecutor(db, dialect, limits, inTransaction);
   }
 
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
