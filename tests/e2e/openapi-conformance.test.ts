@@ -178,6 +178,9 @@ describe.each([['sqlite'], ['postgresql']] as const)('every operation of the doc
     await expectCall(400, 'GET', '/api/post/1?include=comments');
     await expectCall(401, 'GET', '/api/post', { token: '' });
     await expectCall(401, 'GET', '/api/staff_report/1', { token: '' });
+    // Credentials that are sent must be valid, even where anonymous callers are allowed.
+    await expectCall(401, 'GET', '/api/author/1', { token: 'not-a-token' });
+    await expectCall(401, 'POST', '/api/author', { token: 'not-a-token', body: { name: 'x' } });
     await expectCall(403, 'GET', '/api/staff_report/1');
     await expectCall(415, 'POST', '/api/author', { raw: 'name=x', contentType: 'text/plain' });
     await expectCall(400, 'POST', '/api/author', { raw: '{"name":', contentType: 'application/json' });

@@ -85,7 +85,8 @@ export interface OperationSpec {
 }
 
 /**
- * An operation object: 401 when a permission class can refuse an anonymous caller, 403 when one
+ * An operation object: 401 always (credentials that are sent must be valid, even where anonymous
+ * callers are allowed; and a permission class may refuse an anonymous caller), 403 when one
  * can refuse at all or the write can fail the CSRF check, 413/415 with a body, 429 with a
  * throttle, 503 always (every operation reads the database).
  */
@@ -96,10 +97,9 @@ export function operation(resource: RestResource, spec: OperationSpec): Json {
     statuses.add('413');
     statuses.add('415');
   }
+  statuses.add('401');
   for (const [gated, action] of spec.gates) {
-    const decision = anonymousDecision(gated, action);
-    if (decision === 'unauthenticated') statuses.add('401');
-    if (decision !== 'allow' || action !== 'read') statuses.add('403');
+    if (anonymousDecision(gated, action) !== 'allow' || action !== 'read') statuses.add('403');
   }
   if (resource.config.throttle) statuses.add('429');
   statuses.add('503');

@@ -195,8 +195,8 @@ describe('buildOpenApiDocument: operations', () => {
     expect(Object.keys(op('/api/author', 'post').responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
   });
 
-  it('documents 401 and 403 from the permission class, 429 only for a throttled resource', () => {
-    expect(op('/api/author', 'get').responses['401']).toBeUndefined();
+  it('documents 401 (a bad credential, or a class refusing anonymous callers), 403 from the permission class, 429 only for a throttled resource', () => {
+    expect(op('/api/author', 'get').responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     expect(op('/api/author', 'get').security).toContainEqual({});
     expect(Object.keys(op('/api/order_item', 'get').responses)).toEqual(expect.arrayContaining(['401', '403', '429']));
     expect(op('/api/order_item', 'get').security).not.toContainEqual({});

@@ -106,6 +106,9 @@ async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, regi
     pool: { min: 0, max: 10 },
     driverOptions: {
       acquireConnectionTimeout: 5000,
+      // knex warns on stdout when its pool discards a broken connection; the failed statement is
+      // already answered (503) and logged by Portico, so the pool's own warning is not printed.
+      log: { warn: () => undefined },
       connection: {
         // A new connection that does not complete in 3 s is a 503 well within the 5 s a request may wait.
         connectionTimeoutMillis: 3000,

@@ -13,6 +13,10 @@ interface PoolClient {
 }
 interface PgConnection {
   query(config: { name?: string; text: string; values?: readonly unknown[]; query_timeout?: number }): Promise<{ rows: DriverRow[] }>;
+  /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
+  connectionParameters: { query_timeout?: number | false };
+  /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
+  connection?: { stream?: { destroy(): void } };
   /** The limits this connection's session has been given (set once, by the first statement Portico runs on it). */
   porticoLimited?: boolean;
 }
@@ -89,21 +93,75 @@ export class SqlExecutor {
     try {
       if (this.dialect === 'postgresql') {
         const pg = connection as PgConnection;
-        const limits = this.limits;
+        const deadline = Date.now() + this.readBudget();
         // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
-        if (limits && !pg.porticoLimited && !this.inTransaction) {
-          await pg.query({ text: `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`, query_timeout: limits.statementTimeoutMs + 1000 });
-          pg.porticoLimited = true;
-        }
+        if (!this.inTransaction) await this.limitSession(pg, deadline);
         const { text, name } = pgStatement(sql);
-        const timeout = limits && limits.statementTimeoutMs > 0 ? { query_timeout: limits.statementTimeoutMs + 1000 } : {};
-        const result = await pg.query(name ? { name, text, values, ...timeout } : { text, values, ...timeout });
+        const timeout = this.readBudget() > 0 ? { query_timeout: remaining(deadline) } : {};
+        const result = await dropOnReadTimeout(pg, () => pg.query(name ? { name, text, values, ...timeout } : { text, values, ...timeout }));
         return result.rows;
       }
       return await sqliteAll(connection as SqliteConnection, sql, values);
     } finally {
       await this.client.releaseConnection(connection);
     }
+  }
+
+  /**
+   * Runs a transaction on a connection that carries the limits: the session's server-side
+   * timeouts, and the client's read deadline on every statement of the transaction, knex's
+   * BEGIN, COMMIT and ROLLBACK included (a partition during any of them ends like any other
+   * statement). `work` receives the connection to hand to knex (none on SQLite).
+   */
+  async transaction<T>(work: (connection: unknown) => Promise<T>): Promise<T> {
+    if (this.dialect !== 'postgresql' || !this.limits) return work(undefined);
+    const connection = await this.client.acquireConnection();
+    const pg = connection as PgConnection;
+    const params = pg.connectionParameters;
+    const previous = params.query_timeout;
+    try {
+      await this.limitSession(pg, Date.now() + this.readBudget());
+      if (this.readBudget() > 0) params.query_timeout = this.readBudget();
+      return await dropOnReadTimeout(pg, () => work(connection));
+    } finally {
+      params.query_timeout = previous;
+      await this.client.releaseConnection(connection);
+    }
+  }
+
+  /** How long the client waits for a reply: the statement timeout and a second's margin (0: no limit). */
+  private readBudget(): number {
+    const ms = this.limits?.statementTimeoutMs ?? 0;
+    return ms > 0 ? ms + CLIENT_MARGIN_MS : 0;
+  }
+
+  /** Gives the session its limits once per connection, within the same deadline as the statement that follows. */
+  private async limitSession(pg: PgConnection, deadline: number): Promise<void> {
+    const limits = this.limits;
+    if (!limits || pg.porticoLimited) return;
+    const text = `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`;
+    await dropOnReadTimeout(pg, () => pg.query(this.readBudget() > 0 ? { text, query_timeout: remaining(deadline) } : { text }));
+    pg.porticoLimited = true;
+  }
+}
+
+/** The client's margin over the server's statement timeout before it stops waiting for a reply. */
+const CLIENT_MARGIN_MS = 1_000;
+
+function remaining(deadline: number): number {
+  return Math.max(1, deadline - Date.now());
+}
+
+/**
+ * A reply that never came leaves pg's connection mid-protocol (a late reply would be read as the
+ * next statement's): its socket is destroyed so the pool discards it instead of reusing it.
+ */
+async function dropOnReadTimeout<T>(pg: PgConnection, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if ((error as Error).message === 'Query read timeout') pg.connection?.stream?.destroy();
+    throw error;
   }
 }
 

@@ -39,7 +39,11 @@ export class SqlRecordStore extends BaseRecordStore {
     if (this.inTransaction) return work(this);
     // The unit spans the COMMIT: committed events are delivered only once it has succeeded.
     return this.deps.events.unitOfWork(() =>
-      this.run('', 'read', () => (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true, this.limits)))),
+      this.run('', 'read', () =>
+        this.sql.transaction((connection) =>
+          (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true, this.limits)), connection ? { connection } : {}),
+        ),
+      ),
     );
   }
 
