@@ -40,6 +40,32 @@ function programmatic(backend: Backend) {
     expect(await dump()).toEqual(before);
   });
 
+  it('NT-4 links are answered as written and replaced (not merged) on update, in the order given', async () => {
+    await t.db.store.insertMany('label', [{ id: 'orm', text: 'ORM' }, { id: 'rest', text: 'REST' }, { id: 'sql', text: 'SQL' }]);
+    const tree = await t.db.store.transaction((tx) => writeNestedTree(tx, t.registry, SPEC, 'writer', { name: 'Ada', articles: [{ title: 'One', labels: ['rest', 'orm'] }] }));
+    const article = tree.children.articles?.rows[0];
+    expect(article?.links).toEqual({ labels: ['rest', 'orm'] });
+    expect(tree.links).toEqual({});
+    const updated = await t.db.store.transaction((tx) => updateNestedTree(tx, t.registry, SPEC, 'article', article?.row.id ?? null, { labels: ['sql', 'orm'] }));
+    expect(updated.links).toEqual({ labels: ['sql', 'orm'] });
+    const stored = await t.db.store.find('article_labels', { where: { column: 'article_id', op: 'eq', value: article?.row.id ?? null } });
+    expect(stored.map((l) => l.label_id)).toEqual(['sql', 'orm']);
+    const cleared = await t.db.store.transaction((tx) => updateNestedTree(tx, t.registry, SPEC, 'article', article?.row.id ?? null, { title: 'Kept', labels: [] }));
+    expect(cleared.links).toEqual({ labels: [] });
+    expect(await t.db.store.count('article_labels', { column: 'article_id', op: 'eq', value: article?.row.id ?? null })).toBe(0);
+  });
+
+  it('NT-5 a link value that is not an array, repeats an id or names a missing target is a 400 naming it; nothing is written', async () => {
+    await t.db.store.insertMany('label', [{ id: 'orm', text: 'ORM' }]);
+    const before = await dump();
+    const attempt = (labels: unknown) => t.db.store.transaction((tx) => writeNestedTree(tx, t.registry, SPEC, 'writer', { name: 'W', articles: [{ title: 'a', labels }] }));
+    await expect(attempt('orm')).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'writer.articles[0].labels', message: 'must be an array of label ids' }] });
+    await expect(attempt(['orm', 'orm'])).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'writer.articles[0].labels[1]' }] });
+    await expect(attempt(['orm', 7])).rejects.toMatchObject({ code: 'invalid_input', errors: [{ field: 'writer.articles[0].labels[1]' }] });
+    await expect(attempt(['orm', 'nope'])).rejects.toMatchObject({ code: 'foreign_key_violation', errors: [{ field: 'writer.articles[0].labels[1]', message: 'no label nope' }] });
+    expect(await dump()).toEqual(before);
+  });
+
   it('NT-3 a failed tree leaves every table exactly as it was (property)', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -93,6 +93,65 @@ function hostileInput(backend: 'sqlite' | 'postgresql'): void {
     expect(Object.keys(root.body.resources as object)).not.toContain('post_tags');
   });
 
+  it('the links of a junction stay readable and writable through the owning resource', async () => {
+    const auth = await bearer();
+    const tagsOf = async (id: string) => (await send(`/api/post/${id}?include=tags`, 'GET', undefined, auth)).body.tags;
+    const created = await send('/api/post/', 'POST', { title: 'linked', author_id: 1, tags: ['orm', 'rest'] }, auth);
+    expect(created.status).toBe(201);
+    expect(created.body.tags).toEqual(['orm', 'rest']);
+    const id = String(created.body.id);
+    expect(await tagsOf(id)).toEqual(['orm', 'rest']);
+    // Without `include` a read carries no links (and costs no extra statement).
+    expect((await send(`/api/post/${id}`, 'GET', undefined, auth)).body).not.toHaveProperty('tags');
+    const patched = await send(`/api/post/${id}`, 'PATCH', { tags: ['rest'] }, auth);
+    expect(patched.status).toBe(200);
+    expect(patched.body.tags).toEqual(['rest']);
+    expect(await tagsOf(id)).toEqual(['rest']);
+    const missing = await send(`/api/post/${id}`, 'PATCH', { title: 'renamed', tags: ['orm', 'no-such-tag'] }, auth);
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('foreign_key_violation');
+    expect(missing.body.errors?.[0]?.field).toMatch(/tags\[1\]$/);
+    expect(await tagsOf(id)).toEqual(['rest']);
+    expect((await send(`/api/post/${id}`, 'GET', undefined, auth)).body.title).toBe('linked');
+    const put = await send(`/api/post/${id}`, 'PUT', { title: 'replaced', author_id: 1, tags: ['rest', 'orm'] }, auth);
+    expect(put.status).toBe(200);
+    expect(await tagsOf(id)).toEqual(['rest', 'orm']);
+  });
+
+  it('many-to-many links: a value that is not an array, or repeats an id, is a 400 naming the field; nothing is written', async () => {
+    const auth = await bearer();
+    const before = (await send('/api/post/?limit=1', 'GET', undefined, auth)).body.count;
+    const scalar = await send('/api/post/', 'POST', { title: 'scalar', author_id: 1, tags: 'orm' }, auth);
+    expect(scalar.status).toBe(400);
+    expect(scalar.body.code).toBe('invalid_input');
+    expect(scalar.body.errors?.[0]?.field).toMatch(/tags$/);
+    expect(scalar.body.detail).toMatch(/must be an array of tag ids/);
+    const twice = await send('/api/post/', 'POST', { title: 'twice', author_id: 1, tags: ['orm', 'orm'] }, auth);
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors?.[0]?.field).toMatch(/tags\[1\]$/);
+    const missing = await send('/api/post/', 'POST', { title: 'missing', author_id: 1, tags: ['orm', 'no-such-tag'] }, auth);
+    expect(missing.status).toBe(400);
+    expect((await send('/api/post/?limit=1', 'GET', undefined, auth)).body.count).toBe(before);
+    // A bulk item carries no links: refused, not ignored.
+    expect((await send('/api/post/', 'POST', [{ title: 'bulk', author_id: 1, tags: ['orm'] }], auth)).status).toBe(400);
+  });
+
+  it('?include=tags on a list answers each row\'s linked ids, in the order they were linked', async () => {
+    const auth = await bearer();
+    const made = await send('/api/post/', 'POST', { title: 'ordered', author_id: 1, tags: ['rest', 'orm'] }, auth);
+    const list = await send('/api/post/?include=tags,author&limit=1000', 'GET', undefined, auth);
+    expect(list.status).toBe(200);
+    const rows = list.body.results as { id: unknown; tags?: unknown; author?: unknown }[];
+    expect(rows.every((r) => Array.isArray(r.tags))).toBe(true);
+    expect(rows.find((r) => r.id === made.body.id)?.tags).toEqual(['rest', 'orm']);
+    expect(rows.find((r) => r.id === 1)?.tags).toEqual(['orm', 'rest']);
+    const projected = await send('/api/post/?include=tags&fields=id', 'GET', undefined, auth);
+    expect(Object.keys((projected.body.results as object[])[0] ?? {}).sort()).toEqual(['id', 'tags']);
+    const further = await send('/api/post/?include=tags.label', 'GET', undefined, auth);
+    expect(further.status).toBe(400);
+    expect(further.body.detail).toMatch(/"tags" is a many-to-many relation of post/);
+  });
+
   it('a 401 from the API names the Bearer scheme', async () => {
     const res = await send('/api/post/1');
     expect(res.status).toBe(401);
@@ -119,7 +178,7 @@ function hostileInput(backend: 'sqlite' | 'postgresql'): void {
     expect((await send('/api/author/?ordering=nope')).body.detail).toBe('invalid query parameter "ordering": "nope" is not a column author can be ordered by');
     expect((await send('/api/author/?ordering=secret_note')).body.detail).toBe('invalid query parameter "ordering": "secret_note" is not a column author can be ordered by');
     const include = (await send('/api/post/1?include=comments', 'GET', undefined, await bearer())).body.detail;
-    expect(include).toMatch(/"comments" is not a relation of post; include follows foreign keys \(author, created_by\), not reverse relations/);
+    expect(include).toMatch(/"comments" is not a relation of post; include follows foreign keys \(author, created_by\) and many-to-many relations \(tags\), not reverse relations/);
     expect((await send('/api/author/?limit=ten')).body.detail).toBe('invalid query parameter "limit": "ten" is not a non-negative integer');
   });
 

@@ -85,11 +85,29 @@ describe('OpenAPI: write bodies, bulk operations and parent-scoped paths (refere
     const inputs = Object.entries(all).filter(([name]) => name !== 'Problem' && !name.endsWith('List') && !all[`${name}List`]);
     expect(inputs.length).toBeGreaterThan(20);
     for (const [name, s] of inputs) expect(s.additionalProperties, name).toBe(false);
-    expect(Object.keys(schema('PostInput').properties ?? {})).toEqual(['title', 'body', 'author_id', 'published', 'score', 'created_at', 'deleted_at', 'comments']);
+    expect(Object.keys(schema('PostInput').properties ?? {})).toEqual(['title', 'body', 'author_id', 'published', 'score', 'created_at', 'deleted_at', 'tags', 'comments']);
     expect(Object.keys(schema('AuthorInput').properties ?? {})).toEqual(['name', 'bio', 'email']);
     expect(doc.components.schemas.TicketInput).toBeUndefined(); // no write is served; its uuid key would be absent anyway
     expect(Object.keys(schema('TagReplace').properties ?? {})).toEqual(['label']); // the key comes from the URL
     expect(schema('TagInput').properties?.id).toEqual({ type: 'string', minLength: 1 });
+  });
+
+  it('many-to-many links: an optional array of distinct target keys on single writes, absent from bulk items; listed by ?include', () => {
+    const tags = { type: 'array', maxItems: 1000, uniqueItems: true, items: { type: 'string', minLength: 1 } };
+    for (const name of ['PostInput', 'PostPatch']) {
+      expect(schema(name).properties?.tags, name).toMatchObject(tags);
+      expect(schema(name).required ?? [], name).not.toContain('tags');
+    }
+    expect(deref(body('/api/post/{id}', 'put')).properties?.tags).toMatchObject(tags);
+    expect(schema('PostBulkItem').properties).not.toHaveProperty('tags');
+    expect(schema('PostBulkPatchItem').properties).not.toHaveProperty('tags');
+    expect(schema('Post').properties?.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(schema('Post').required ?? []).not.toContain('tags');
+    const include = (op('/api/post/{id}', 'get') as Op & { parameters: { name?: string; description?: string; schema?: Schema }[] }).parameters.find((p) => p.name === 'include');
+    expect(include?.description).toMatch(/many-to-many.*tags/);
+    const pattern = new RegExp(include?.schema?.pattern as string);
+    for (const ok of ['tags', 'author,tags', 'author.created_by']) expect(pattern.test(ok), ok).toBe(true);
+    expect(pattern.test('tags.label')).toBe(false);
   });
 
   it('int columns carry the 32-bit bounds in input schemas and filters', () => {

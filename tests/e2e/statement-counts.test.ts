@@ -47,6 +47,14 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     expect(await counted(() => fetch(`${ref.url}/api/post/?limit=50`, { headers: bearer() }), 200)).toHaveLength(2);
   });
 
+  it('REST list with ?include=tags: count, page and one statement on the junction', async () => {
+    await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
+    const page = await counted(() => fetch(`${ref.url}/api/post/?limit=50&include=tags`, { headers: bearer() }), 200);
+    expect(page).toHaveLength(3);
+    expect(page.filter((s) => /post_tags/.test(s))).toHaveLength(1);
+    expect(await counted(() => fetch(`${ref.url}/api/post/1?include=tags`, { headers: bearer() }), 200)).toHaveLength(2);
+  });
+
   it('REST create: the insert alone (no BEGIN/COMMIT without in-transaction handlers), plus at most one identity statement', async () => {
     const cold = await counted(() => fetch(`${ref.url}/api/author/`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Counted' }) }), 201);
     expect(cold).toHaveLength(1);

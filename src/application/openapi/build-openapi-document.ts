@@ -47,12 +47,23 @@ function visibleColumns(resource: RestResource) {
   return resource.model.columns.filter((c) => resource.policy.readable(c.name));
 }
 
-/** `?include=`, naming the relations of the table's visible foreign keys (each followed by at most two more hops). */
+/**
+ * `?include=`, naming the relations of the table's visible foreign keys (each followed by at most
+ * two more hops) and its readable many-to-many relations (their target keys; a last hop only).
+ */
 function includeParameter(resource: RestResource): Json {
   const relations = visibleColumns(resource).flatMap((c) => (c.references ? [c.references.relation] : []));
-  const list = relations.length > 0 ? ` (here: ${relations.join(', ')})` : ' (this table has none: any value answers 400)';
-  const schema = relations.length > 0 ? { type: 'string', pattern: commaList(`${alternatives(relations)}(?:\\.[A-Za-z0-9_]+){0,${MAX_INCLUDE_HOPS - 1}}`) } : { type: 'string' };
-  return { name: 'include', in: 'query', description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops${list}`, schema };
+  const links = resource.model.manyToMany.filter((rel) => resource.policy.readable(rel.name)).map((rel) => rel.name);
+  const here = [...(relations.length > 0 ? [relations.join(', ')] : []), ...(links.length > 0 ? [`many-to-many, listing the linked keys: ${links.join(', ')}`] : [])];
+  const list = here.length > 0 ? ` (here: ${here.join('; ')})` : ' (this table has none: any value answers 400)';
+  const paths = [...(relations.length > 0 ? [`${alternatives(relations)}(?:\\.[A-Za-z0-9_]+){0,${MAX_INCLUDE_HOPS - 1}}`] : []), ...(links.length > 0 ? [alternatives(links)] : [])];
+  const schema = paths.length > 0 ? { type: 'string', pattern: commaList(paths.length === 1 ? (paths[0] as string) : `(?:${paths.join('|')})`) } : { type: 'string' };
+  return {
+    name: 'include',
+    in: 'query',
+    description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops; a many-to-many relation (last hop only) adds the array of linked keys${list}`,
+    schema,
+  };
 }
 
 function orderingParameter(resource: RestResource): Json {
@@ -92,10 +103,13 @@ function notes(resource: RestResource, served: RestServed) {
   const under = resource.config.under;
   const nestedKeys = resource.config.nested?.map((n) => `\`${n.key}\``) ?? [];
   const serverSet = Object.keys(resource.model.setOnCreate);
+  const links = resource.model.manyToMany.filter((rel) => resource.policy.writable(rel.name)).map((rel) => `\`${rel.name}\``);
   return {
     under: under ? ` Scoped to the ${under.parent} named by \`parent_id\`: a missing parent answers 404.` : '',
     fkFromUrl: under ? ` \`${under.fk}\` comes from the URL; a body naming it answers 400.` : '',
-    nested: !under && nestedKeys.length > 0 ? ` Arrays under ${nestedKeys.join(', ')} write child rows in the same transaction (SPEC "Nested writes").` : '',
+    nested:
+      (!under && nestedKeys.length > 0 ? ` Arrays under ${nestedKeys.join(', ')} write child rows in the same transaction (SPEC "Nested writes").` : '') +
+      (!under && links.length > 0 ? ` An array of keys under ${links.join(', ')} replaces the row's many-to-many links in the same transaction and is echoed in the answer.` : ''),
     policy:
       ` Unknown fields answer 400 \`invalid_input\` and privileged ones 400 \`privileged_field\`; generated keys, computed, hidden and noform columns are not accepted` +
       (serverSet.length > 0 ? `, nor the server-set ${serverSet.map((c) => `\`${c}\``).join(', ')}.` : '.'),
@@ -154,7 +168,7 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       summary: bulk ? `Create one or several ${table} rows` : `Create one ${table} row`,
       description:
         `Creates a row from a JSON object and answers it with 201.${n.policy}${n.fkFromUrl}${n.nested}` +
-        (bulk ? ' A JSON array of 1 to 1000 items creates them all in one transaction and answers the created rows as an array; a failing item rolls the batch back and is named by its index.' : ''),
+        (bulk ? ` A JSON array of 1 to 1000 items creates them all in one transaction and answers the created rows as an array; a failing item rolls the batch back and is named by its index${resource.model.manyToMany.length > 0 ? ' (batch items carry no many-to-many links)' : ''}.` : ''),
       gates: [[resource, 'add'], ...n.nestedGates(['add'])],
       body: bulk ? { oneOf: [bodies.create, batch(bodies.bulkItem)] } : bodies.create,
       success: ['201', bulk ? { description: 'The created row, or the created rows of a batch', content: json({ oneOf: [ref('schemas', names.read), { type: 'array', items: ref('schemas', names.read) }] }) } : row('The created row')],
@@ -193,7 +207,7 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
     det.get = operation(resource, {
       id: `retrieve${names.base}`,
       summary: `Retrieve one ${table} row`,
-      description: `Answers the row; \`?include=\` hydrates foreign keys (an unknown relation answers 400). A key that names no visible row, or cannot be a key, answers 404.${n.under}`,
+      description: `Answers the row; \`?include=\` hydrates foreign keys and lists the keys linked through many-to-many relations (an unknown relation answers 400). A key that names no visible row, or cannot be a key, answers 404.${n.under}`,
       gates: [[resource, 'read']],
       parameters: [include],
       success: ['200', row('The row')],
@@ -305,7 +319,7 @@ export function buildOpenApiDocument(served: RestServed, info: OpenApiInfo): Ope
   const paths: Record<string, Json> = {};
   for (const resource of served.resources) {
     const n = names.get(resource) as Names;
-    schemas[n.read] = readSchema(resource);
+    schemas[n.read] = readSchema(resource, (table) => pkOf(served.resourceOf(table)));
     schemas[n.list] = listSchema(n.read);
     Object.assign(paths, resourcePaths(resource, n, writes.forResource(resource, n), served));
   }

@@ -1,5 +1,6 @@
 import type { ColumnDef } from '../../domain/model/types.js';
 import { MAX_BATCH } from '../rest/bulk-writes.js';
+import { MAX_LINKS } from '../rest/m2m-links.js';
 import { MAX_NESTED_NODES } from '../rest/nested-tree.js';
 import type { RestResource } from '../rest/rest-resource.js';
 import type { RestServed } from '../rest/rest-served.js';
@@ -11,7 +12,9 @@ import { columnSchema, isGeneratedKey, keySchema, ref, reserveName, typeNameOf, 
  * what the server accepts, no more. Server-set (`setOnCreate`), computed, hidden, noform and
  * privileged columns and generated keys are absent; a key the URL supplies (the row's own key on
  * PUT/PATCH, the parent key of an `under()` resource or of a nested child) is absent; unknown
- * fields are refused (`additionalProperties: false`); batches say their size.
+ * fields are refused (`additionalProperties: false`); batches say their size. The links of a
+ * many-to-many relation are an optional array of distinct target keys on the single create, PUT
+ * and PATCH bodies (and nested items) of a resource not scoped under a parent; bulk items have none.
  */
 
 /** The schemas (as `$ref`s) of the bodies one resource's writes take. */
@@ -22,7 +25,7 @@ export interface WriteBodies {
   readonly replace: Json;
   /** A partial update (PATCH). */
   readonly patch: Json;
-  /** One item of a bulk create (POST of an array): no nested arrays. */
+  /** One item of a bulk create (POST of an array): no nested arrays, no many-to-many links. */
   readonly bulkItem: Json;
   /** One item of a bulk PATCH: its key, required, plus the changes. */
   readonly bulkPatchItem: Json;
@@ -98,8 +101,24 @@ export class WriteSchemas {
     const needed = new Set(requiredForReplace(resource));
     // A caller-supplied (string) key has no default: a create must name it.
     const required = mode === 'create' || replace ? columns.filter((c) => needed.has(c.name) || (mode === 'create' && c.primary && !c.nullable && !c.default)).map((c) => c.name) : [];
-    if (nest) Object.assign(properties, this.nestedArrays(resource, mode));
+    if (nest) Object.assign(properties, this.linkArrays(resource), this.nestedArrays(resource, mode));
     return object(properties, required);
+  }
+
+  /** The many-to-many relations of `resource` a body may name: each an array of distinct target keys that replaces the row's links. */
+  private linkArrays(resource: RestResource): Json {
+    const out: Json = {};
+    for (const rel of resource.model.manyToMany) {
+      if (!resource.policy.writable(rel.name)) continue;
+      out[rel.name] = {
+        type: 'array',
+        maxItems: MAX_LINKS,
+        uniqueItems: true,
+        description: `The keys of the ${rel.target} rows linked to this row: replaces its links (a missing ${rel.target} answers 400); absent leaves them as they are`,
+        items: keySchema(pkColumn(this.served.resourceOf(rel.target))),
+      };
+    }
+    return out;
   }
 
   /** The declared nested arrays of `parent` (SPEC "Nested writes"): children without their parent key. */

@@ -143,11 +143,24 @@ export function allocateNames(resources: readonly RestResource[], taken: Set<str
   return out;
 }
 
-/** The read model: readable columns (never hidden ones, never `password_hash`) plus computed fields. */
-export function readSchema(resource: RestResource): Json {
+/**
+ * The read model: readable columns (never hidden ones, never `password_hash`), computed fields,
+ * and the readable many-to-many relations: optional arrays of target keys (`keyOf` answers the
+ * key column of a target table), present when `?include=`d or written.
+ */
+export function readSchema(resource: RestResource, keyOf: (table: string) => ColumnDef | undefined = () => undefined): Json {
   const properties: Json = {};
   for (const col of resource.model.columns) if (resource.policy.readable(col.name)) properties[col.name] = columnSchema(col, true);
   for (const name of Object.keys(resource.config.computed ?? {})) if (name !== 'password_hash') properties[name] = { readOnly: true, description: 'computed' };
+  for (const rel of resource.model.manyToMany) {
+    if (!resource.policy.readable(rel.name) || rel.name in properties) continue;
+    const key = keyOf(rel.target);
+    properties[rel.name] = {
+      type: 'array',
+      items: key ? scalarSchema(key.type) : {},
+      description: `The keys of the linked ${rel.target} rows, in the order they were linked: present with \`?include=${rel.name}\` and in the answer to a write that names them`,
+    };
+  }
   return { type: 'object', description: `One ${resource.model.table} row (\`?fields=\` may project it; \`?include=\` adds related rows).`, properties };
 }
 

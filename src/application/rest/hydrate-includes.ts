@@ -3,6 +3,7 @@ import { columnOf, type ModelRegistry } from '../../domain/model/model-registry.
 import type { ModelDef, Row, Value } from '../../domain/model/types.js';
 import { presentRow } from '../../domain/rest/field-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import { keyText, loadLinks } from './m2m-links.js';
 import type { RestResource } from './rest-resource.js';
 
 /** A presented row: columns plus hydrated relations. */
@@ -12,7 +13,9 @@ export type Presented = Record<string, unknown>;
  * Presents rows and hydrates `?include` paths (DESIGN §3 "include"): one `IN (…)` query per
  * relation per hop; the target table's field policy applies at every hop (its REST
  * configuration when served, else its defaults: `password_hash` and hidden columns stripped,
- * `auth_user` contact data hidden). A missing or soft-deleted target hydrates as null.
+ * `auth_user` contact data hidden). A missing or soft-deleted target hydrates as null. A
+ * many-to-many relation (the last hop of a path) hydrates as the array of linked target ids, in
+ * the order the links were made, with one query on the junction table per page.
  */
 export class HydrateIncludes {
   constructor(
@@ -37,21 +40,27 @@ export class HydrateIncludes {
       byRelation.set(head, list);
     }
     for (const [relation, subPaths] of byRelation) {
+      const policy = this.resourceOf(model.table).policy;
+      const m2m = model.manyToMany.find((rel) => rel.name === relation);
+      if (m2m && subPaths.length === 0 && policy.readable(m2m.name)) {
+        const linked = await loadLinks(this.store, this.registry, model, m2m, rows);
+        linked.forEach((ids, i) => ((out[i] as Presented)[relation] = ids));
+        continue;
+      }
       const fk = model.columns.find((c) => c.references?.relation === relation);
       // A relation whose key column the caller cannot see cannot be followed either.
-      if (!fk?.references || !this.resourceOf(model.table).policy.readable(fk.name)) {
+      if (!fk?.references || !policy.readable(fk.name)) {
         throw new DomainError('invalid_query', 'invalid query parameter "include"');
       }
       const target = this.registry.require(fk.references.table);
       const ids = [...new Set(rows.map((r) => r[fk.name]).filter((v): v is Value => v !== null && v !== undefined))];
       const found = ids.length === 0 ? [] : await this.store.getManyByIds(target.table, ids);
-      const key = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-      const byId = new Map(found.map((r) => [key(r[target.primaryKey]), r]));
+      const byId = new Map(found.map((r) => [keyText(r[target.primaryKey]), r]));
       const targetResource = this.resourceOf(target.table);
       const targetRows: Row[] = [];
       const targetOut: Presented[] = [];
       rows.forEach((row, i) => {
-        const hit = row[fk.name] === null || row[fk.name] === undefined ? undefined : byId.get(key(row[fk.name]));
+        const hit = row[fk.name] === null || row[fk.name] === undefined ? undefined : byId.get(keyText(row[fk.name]));
         const presented = hit ? presentRow(target, hit, targetResource.policy, targetResource.config) : null;
         (out[i] as Presented)[relation] = presented;
         if (hit && presented) {

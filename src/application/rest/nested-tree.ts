@@ -1,7 +1,8 @@
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
-import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import { linkIds, replaceLinks } from './m2m-links.js';
 
 /** SPEC "Nested writes": parent table → its declared (json key, child table) pairs. */
 export type NestedSpec = ReadonlyMap<string, readonly { readonly key: string; readonly table: string }[]>;
@@ -23,6 +24,8 @@ export interface NestedWriteGate {
   mayCreate(table: string): void;
   /** Throws (404) unless the caller may change row `id` of `table`. */
   mayUpdate(table: string, id: Value, tx: RecordStore): Promise<void>;
+  /** False when the links of many-to-many `relation` of `table` are not writable here (then stripped silently, like a hidden column); absent: all are. */
+  linkable?(table: string, relation: string): boolean;
 }
 
 /** Namespaced error constructors of the nested writer (DESIGN §3 names: `NestedError.NotFound`). */
@@ -52,11 +55,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The document tree written: the stored row plus its written children under their keys. */
+/** The document tree written: the stored row, its written children and its written many-to-many links under their keys. */
 export interface WrittenTree {
   readonly row: Row;
   readonly children: Readonly<Record<string, { readonly table: string; readonly rows: readonly WrittenTree[] }>>;
+  /** The target ids of each many-to-many relation the document named (`tags: ['orm', 'rest']`), as written. */
+  readonly links: Readonly<Record<string, readonly Value[]>>;
 }
+
+type Links = { rel: ManyToManyDef; ids: Value[] }[];
 
 class TreeWriter {
   private nodes = 0;
@@ -68,7 +75,10 @@ class TreeWriter {
     private readonly gate: NestedWriteGate,
   ) {}
 
-  /** Splits a node into its own fields and its declared child arrays; refuses undeclared arrays. */
+  /**
+   * Splits a node into its own fields, its declared child arrays and its many-to-many links
+   * (an array of distinct target ids under the relation's name); refuses undeclared arrays.
+   */
   private split(table: string, node: unknown, path: string, depth: number) {
     if (depth > MAX_NESTED_DEPTH) throw NestedError.Invalid(path, `nesting deeper than ${MAX_NESTED_DEPTH} levels`);
     if (!isObject(node)) throw NestedError.Invalid(path, 'must be a JSON object');
@@ -77,15 +87,16 @@ class TreeWriter {
     const declared = this.spec.get(table) ?? [];
     const own: Record<string, unknown> = {};
     const children: { key: string; table: string; items: unknown[] }[] = [];
-    const links: { rel: ModelDef['manyToMany'][number]; ids: unknown[] }[] = [];
+    const links: Links = [];
     for (const [key, value] of Object.entries(node)) {
       const decl = declared.find((d) => d.key === key);
       const m2m = model.manyToMany.find((r) => r.name === key);
       if (decl) {
         if (!Array.isArray(value)) throw NestedError.Invalid(`${path}.${key}`, 'must be an array');
         children.push({ key, table: decl.table, items: value });
-      } else if (m2m && Array.isArray(value)) {
-        links.push({ rel: m2m, ids: value });
+      } else if (m2m) {
+        if (this.gate.linkable?.(table, key) === false) continue;
+        links.push({ rel: m2m, ids: linkIds(this.registry, m2m, value, `${path}.${key}`) });
       } else if (Array.isArray(value) && !model.columns.some((c) => c.name === key && c.type === 'json')) {
         // SPEC "Nested writes" 4: an array key with no declaration is rejected, not ignored.
         throw NestedError.Invalid(`${path}.${key}`, `"${key}" is not a declared nested key of ${table}`);
@@ -105,17 +116,17 @@ class TreeWriter {
     }
     const row = await this.tx.insert(table, { ...this.gate.fields(table, own, 'create', path), ...fixed }).catch((e: unknown) => located(e, path));
     const out: Record<string, { table: string; rows: WrittenTree[] }> = {};
-    await this.writeLinks(model, row, links, path);
+    const written = await this.writeLinks(model, row, links, path);
     for (const child of children) {
       const childModel = this.registry.require(child.table);
       const fk = parentKey(childModel, table, `${path}.${child.key}`);
-      const written: WrittenTree[] = [];
+      const rows: WrittenTree[] = [];
       for (const [i, item] of child.items.entries()) {
-        written.push(await this.create(child.table, item, `${path}.${child.key}[${i}]`, depth + 1, { [fk.name]: row[model.primaryKey] ?? null }));
+        rows.push(await this.create(child.table, item, `${path}.${child.key}[${i}]`, depth + 1, { [fk.name]: row[model.primaryKey] ?? null }));
       }
-      out[child.key] = { table: child.table, rows: written };
+      out[child.key] = { table: child.table, rows };
     }
-    return { row, children: out };
+    return { row, children: out, links: written };
   }
 
   async update(table: string, id: Value, node: unknown, path: string, depth: number, fixed: Row = {}): Promise<WrittenTree> {
@@ -130,39 +141,34 @@ class TreeWriter {
     const row = await this.tx.update(table, id, changes).catch((e: unknown) => located(e, path));
     if (!row) throw NestedError.NotFound(path, table, id);
     const out: Record<string, { table: string; rows: WrittenTree[] }> = {};
-    await this.writeLinks(model, row, links, path);
+    const written = await this.writeLinks(model, row, links, path);
     for (const child of children) {
       const childModel = this.registry.require(child.table);
       const fk = parentKey(childModel, table, `${path}.${child.key}`);
       const parentValue = row[model.primaryKey] ?? null;
-      const written: WrittenTree[] = [];
+      const rows: WrittenTree[] = [];
       for (const [i, item] of child.items.entries()) {
         const at = `${path}.${child.key}[${i}]`;
         const childId = isObject(item) ? item[childModel.primaryKey] : undefined;
         if (childId === undefined || childId === null) {
-          written.push(await this.create(child.table, item, at, depth + 1, { [fk.name]: parentValue }));
+          rows.push(await this.create(child.table, item, at, depth + 1, { [fk.name]: parentValue }));
           continue;
         }
         // SPEC "Nested writes" 2: a child of another parent is a 404 that rolls everything back.
         const existing = await this.tx.getById(child.table, childId as Value);
         if (!existing || existing[fk.name] !== parentValue) throw NestedError.NotFound(at, child.table, childId);
-        written.push(await this.update(child.table, existing[childModel.primaryKey] ?? null, item, at, depth + 1, { [fk.name]: parentValue }));
+        rows.push(await this.update(child.table, existing[childModel.primaryKey] ?? null, item, at, depth + 1, { [fk.name]: parentValue }));
       }
-      out[child.key] = { table: child.table, rows: written };
+      out[child.key] = { table: child.table, rows };
     }
-    return { row, children: out };
+    return { row, children: out, links: written };
   }
 
   /** Replaces the many-to-many links named in the document, on the same transaction. */
-  private async writeLinks(model: ModelDef, row: Row, links: { rel: ModelDef['manyToMany'][number]; ids: unknown[] }[], path: string): Promise<void> {
-    for (const { rel, ids } of links) {
-      const source = row[model.primaryKey] ?? null;
-      const current = await this.tx.find(rel.through, { where: { column: rel.sourceColumn, op: 'eq', value: source } });
-      for (const link of current) await this.tx.delete(rel.through, link.id ?? null);
-      for (const [i, id] of ids.entries()) {
-        await this.tx.insert(rel.through, { [rel.sourceColumn]: source, [rel.targetColumn]: id as Value }).catch((e: unknown) => located(e, `${path}.${rel.name}[${i}]`));
-      }
-    }
+  private async writeLinks(model: ModelDef, row: Row, links: Links, path: string): Promise<Record<string, Value[]>> {
+    const written: Record<string, Value[]> = {};
+    for (const { rel, ids } of links) written[rel.name] = await replaceLinks(this.tx, model, row, rel, ids, `${path}.${rel.name}`);
+    return written;
   }
 }
 
@@ -177,7 +183,9 @@ function located(error: unknown, path: string): never {
 /**
  * Writes a document tree on the caller's transaction (SPEC "Nested writes" 8): the parent
  * first, then each declared child array with its foreign key to the parent set automatically,
- * recursively. No security gating (use the `Gated` variant for untrusted documents).
+ * recursively. An array of target ids under a many-to-many relation's name (`tags: ['orm']`)
+ * replaces that row's links (distinct ids of the target key's type; a missing target is a 400
+ * naming `<path>.tags[i]`). No security gating (use the `Gated` variant for untrusted documents).
  *
  * @example
  * await store.transaction((tx) => writeNestedTree(tx, registry, spec, 'shop_order', { customer: 'Ada', items: [{ sku: 'A', qty: 1 }] }));

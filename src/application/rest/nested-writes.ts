@@ -23,10 +23,14 @@ export class NestedWrites {
     private readonly resourceOf: (table: string) => RestResource,
   ) {}
 
-  /** True when the body names one of the resource's declared nested keys. */
+  /**
+   * True when the body (an object) names one of the resource's declared nested keys or one of
+   * its model's many-to-many relations (their links are written through the owning resource).
+   */
   applies(resource: RestResource, body: unknown): boolean {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
     const declared = this.spec.get(resource.model.table) ?? [];
-    return typeof body === 'object' && body !== null && !Array.isArray(body) && declared.some((d) => d.key in body);
+    return declared.some((d) => d.key in body) || resource.model.manyToMany.some((rel) => rel.name in body && resource.policy.writable(rel.name));
   }
 
   async create(resource: RestResource, identity: Identity, body: unknown): Promise<Presented> {
@@ -53,6 +57,8 @@ export class NestedWrites {
         authorize(r, identity, 'change');
         await findScoped(tx, r, identity, id);
       },
+      // A relation the resource hides (`hide: ['tags']`) is stripped like a hidden column.
+      linkable: (table, relation) => this.resourceOf(table).policy.writable(relation),
     };
   }
 
@@ -60,6 +66,7 @@ export class NestedWrites {
     const r = this.resourceOf(table);
     const out: Presented = presentRow(r.model, tree.row, r.policy, r.config);
     for (const [key, child] of Object.entries(tree.children)) out[key] = child.rows.map((t) => this.present(t, child.table));
+    for (const [relation, ids] of Object.entries(tree.links)) out[relation] = [...ids];
     return out;
   }
 }

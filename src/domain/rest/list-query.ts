@@ -25,7 +25,10 @@ export interface ListQuery {
   readonly limit: number;
   /** `?offset=`, default 0. */
   readonly offset: number;
-  /** `?include=author,post.author` → `[['author'], ['post', 'author']]`; at most 3 hops each. */
+  /**
+   * `?include=author,post.author` → `[['author'], ['post', 'author']]`; at most 3 hops each; the
+   * last hop may be a many-to-many relation (`?include=tags`: the linked target ids).
+   */
   readonly include: readonly (readonly string[])[];
   /** `?fields=id,title` projection (visible columns only); absent means every visible column. */
   readonly fields?: readonly string[];
@@ -229,27 +232,44 @@ function parseCount(param: 'limit' | 'offset', text: string | undefined, fallbac
   return n;
 }
 
+/** Why `hop` is no relation `include` can follow from `model`: the relations it can follow, named. */
+function notARelation(ctx: ListQueryContext, model: ModelDef, hop: string): DomainError {
+  const forward = model.columns.filter((col) => col.references && canSee(ctx, model.table, col)).map((col) => col.references?.relation);
+  const links = model.manyToMany.filter((rel) => ctx.visible(model.table, rel.name)).map((rel) => rel.name);
+  const named = (list: readonly unknown[]) => (list.length > 0 ? list.join(', ') : 'it has none');
+  return invalid('include', `${shown(hop)} is not a relation of ${model.table}; include follows foreign keys (${named(forward)}) and many-to-many relations (${named(links)}), not reverse relations`);
+}
+
+/**
+ * One `include` path: each hop a visible foreign key of the model reached so far, the last hop
+ * possibly a many-to-many relation (its target ids, DESIGN §3 "block-list": links are read
+ * through the owning resource).
+ */
+function parseIncludePath(item: string, ctx: ListQueryContext): string[] {
+  const hops = item.split('.');
+  if (hops.length > MAX_INCLUDE_HOPS) throw invalid('include', `${shown(item)} follows more than ${MAX_INCLUDE_HOPS} relations`);
+  let model: ModelDef | undefined = ctx.model;
+  for (const [i, hop] of hops.entries()) {
+    const here: ModelDef = model;
+    const m2m = here.manyToMany.find((rel) => rel.name === hop && ctx.visible(here.table, rel.name));
+    if (m2m) {
+      if (i < hops.length - 1) throw invalid('include', `${shown(hop)} is a many-to-many relation of ${here.table}: include lists its ${m2m.target} ids and cannot follow it further`);
+      break;
+    }
+    const fk: ColumnDef | undefined = here.columns.find((col) => col.references?.relation === hop);
+    if (!fk?.references || !canSee(ctx, here.table, fk)) throw notARelation(ctx, here, hop);
+    model = ctx.registry.get(fk.references.table);
+    if (!model) throw invalid('include', `${shown(hop)} leads to no model`);
+  }
+  return hops;
+}
+
 function parseInclude(text: string | undefined, ctx: ListQueryContext): string[][] {
   if (text === undefined) return [];
   const out: string[][] = [];
   const seen = new Set<string>();
   for (const item of items('include', text)) {
-    const hops = item.split('.');
-    if (hops.length > MAX_INCLUDE_HOPS) throw invalid('include', `${shown(item)} follows more than ${MAX_INCLUDE_HOPS} relations`);
-    let model: ModelDef | undefined = ctx.model;
-    for (const hop of hops) {
-      const here: ModelDef = model;
-      const fk: ColumnDef | undefined = here.columns.find((col) => col.references?.relation === hop);
-      if (!fk?.references || !canSee(ctx, here.table, fk)) {
-        const forward = here.columns.filter((col) => col.references && canSee(ctx, here.table, col)).map((col) => col.references?.relation);
-        throw invalid(
-          'include',
-          `${shown(hop)} is not a relation of ${here.table}; include follows foreign keys (${forward.length > 0 ? forward.join(', ') : 'it has none'}), not reverse relations`,
-        );
-      }
-      model = ctx.registry.get(fk.references.table);
-      if (!model) throw invalid('include', `${shown(hop)} leads to no model`);
-    }
+    const hops = parseIncludePath(item, ctx);
     if (!seen.has(item)) {
       seen.add(item);
       out.push(hops);

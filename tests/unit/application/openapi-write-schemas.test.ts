@@ -142,3 +142,39 @@ describe('OpenAPI responses: every status the server can answer', () => {
     expect(Object.keys(readOnly.components.responses).sort()).toEqual(['BadRequest', 'ServiceUnavailable', 'Unauthorized']);
   });
 });
+
+describe('OpenAPI: many-to-many links through the owning resource', () => {
+  const m2m = ModelRegistry.build([
+    defineModel('genre', { id: c.id(), name: c.text() }),
+    defineModel('song', { id: c.id(), title: c.text() }, { manyToMany: { genres: { target: 'genre', through: 'song_genres' } } }),
+  ]);
+  const build = (config: ResourceConfig) => {
+    const resources = [restResource(m2m.require('song'), config), restResource(m2m.require('genre'), { table: 'genre', permission: AllowAny })];
+    const byTable = new Map(resources.map((r) => [r.model.table, r]));
+    const served: RestServed = { prefix: '/api', resources, resourceOf: (t: string) => byTable.get(t) as RestResource };
+    return buildOpenApiDocument(served, { title: 't', version: '1' }).components.schemas as Record<string, Schema>;
+  };
+  const includeOf = (config: ResourceConfig) => {
+    const resources = [restResource(m2m.require('song'), config)];
+    const d = buildOpenApiDocument({ prefix: '/api', resources, resourceOf: (t: string) => restResource(m2m.require(t), undefined) }, { title: 't', version: '1' });
+    return ((d.paths['/api/song/{id}'] as Record<string, Op & { parameters?: { name: string; description: string }[] }>).get?.parameters ?? []).find((p) => p.name === 'include');
+  };
+
+  it('single writes take an optional array of distinct target keys; bulk items and the read model follow the policy', () => {
+    const schemas = build({ table: 'song', permission: AllowAny, bulk: true });
+    const links = { type: 'array', maxItems: 1000, uniqueItems: true, items: INT32 };
+    expect(schemas.SongInput?.properties?.genres).toMatchObject(links);
+    expect(schemas.SongPatch?.properties?.genres).toMatchObject(links);
+    expect(schemas.SongInput?.required).toEqual(['title']);
+    expect(schemas.SongBulkItem?.properties).not.toHaveProperty('genres');
+    expect(schemas.Song?.properties?.genres).toMatchObject({ type: 'array', items: { type: 'integer' } });
+    expect(includeOf({ table: 'song', permission: AllowAny })?.description).toMatch(/many-to-many.*genres/);
+  });
+
+  it('a hidden relation is neither written nor read', () => {
+    const schemas = build({ table: 'song', permission: AllowAny, hide: ['genres'] });
+    expect(schemas.SongInput?.properties).not.toHaveProperty('genres');
+    expect(schemas.Song?.properties).not.toHaveProperty('genres');
+    expect(includeOf({ table: 'song', permission: AllowAny, hide: ['genres'] })?.description).toMatch(/this table has none/);
+  });
+});

@@ -15,16 +15,21 @@ const registry = ModelRegistry.build([
     password_hash: c.text(),
     team_id: c.fk('team').nullable(),
   }),
-  defineModel('post', {
-    id: c.id(),
-    title: c.text(),
-    author_id: c.fk('author'),
-    reviewer_id: c.fk('author').nullable().hidden(),
-    published: c.bool(),
-    score: c.int(),
-    created_at: c.timestamp(),
-    meta: c.json().nullable(),
-  }),
+  defineModel('tag', { id: c.stringId(), label: c.text() }),
+  defineModel(
+    'post',
+    {
+      id: c.id(),
+      title: c.text(),
+      author_id: c.fk('author'),
+      reviewer_id: c.fk('author').nullable().hidden(),
+      published: c.bool(),
+      score: c.int(),
+      created_at: c.timestamp(),
+      meta: c.json().nullable(),
+    },
+    { manyToMany: { tags: { target: 'tag', through: 'post_tags' }, secret_tags: { target: 'tag', through: 'post_secret_tags' } } },
+  ),
   defineModel('comment', { id: c.id(), body: c.text(), post_id: c.fk('post') }),
   defineModel('reply', { id: c.id(), comment_id: c.fk('comment') }),
   defineModel('metric', { id: c.id(), value: c.int() }),
@@ -44,8 +49,8 @@ const registry = ModelRegistry.build([
   }),
 ]);
 
-/** Hides `author.email` through the resource policy, like a `hide: ['email']` config would. */
-const visible = (table: string, column: string): boolean => !(table === 'author' && column === 'email');
+/** Hides `author.email` and the relation `post.secret_tags` through the resource policy, like a `hide` config would. */
+const visible = (table: string, column: string): boolean => !(table === 'author' && column === 'email') && !(table === 'post' && column === 'secret_tags');
 const ctxOf = (table: string): ListQueryContext => ({ registry, model: registry.require(table), visible });
 const post = ctxOf('post');
 const author = ctxOf('author');
@@ -327,6 +332,26 @@ describe('include', () => {
     [author, 'posts'],
   ])('refuses include=%j naming `include`', (ctx, text) => {
     expectInvalid(() => parseListQuery({ include: text }, ctx), 'include');
+  });
+
+  it('accepts a many-to-many relation as the last hop only', () => {
+    expect(parseListQuery({ include: 'tags' }, post).include).toEqual([['tags']]);
+    expect(parseListQuery({ include: 'author,tags' }, post).include).toEqual([['author'], ['tags']]);
+    expect(parseListQuery({ include: 'post.tags' }, ctxOf('comment')).include).toEqual([['post', 'tags']]);
+    expect(parseListQuery({ include: 'comment.post.tags' }, ctxOf('reply')).include).toEqual([['comment', 'post', 'tags']]);
+    expect(refusal(() => parseListQuery({ include: 'tags.label' }, post)).message).toBe(
+      'invalid query parameter "include": "tags" is a many-to-many relation of post: include lists its tag ids and cannot follow it further',
+    );
+    expectInvalid(() => parseListQuery({ include: 'secret_tags' }, post), 'include');
+  });
+
+  it('names the foreign keys and many-to-many relations it can follow', () => {
+    expect(refusal(() => parseListQuery({ include: 'comments' }, post)).message).toBe(
+      'invalid query parameter "include": "comments" is not a relation of post; include follows foreign keys (author) and many-to-many relations (tags), not reverse relations',
+    );
+    expect(refusal(() => parseListQuery({ include: 'posts' }, ctxOf('metric'))).message).toBe(
+      'invalid query parameter "include": "posts" is not a relation of metric; include follows foreign keys (it has none) and many-to-many relations (it has none), not reverse relations',
+    );
   });
 
   it('refuses a hop through a foreign key the caller cannot see', () => {
