@@ -1,4 +1,5 @@
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row } from '../../domain/model/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
@@ -12,8 +13,9 @@ export interface LogInInput {
   readonly ip: string;
 }
 
-/** `invalid` covers unknown user, wrong password and inactive account alike (enumeration safety). */
-export type LogInResult = { readonly ok: true; readonly user: Row } | { readonly ok: false; readonly reason: 'invalid' | 'unverified' };
+/** The `detail` of the two refusals (one text for every credential failure). */
+const INVALID_CREDENTIALS = 'invalid username or password';
+const EMAIL_UNVERIFIED = 'verify your email address before logging in';
 
 export interface LogInDeps {
   readonly store: RecordStore;
@@ -30,16 +32,20 @@ export interface LogInDeps {
  * Checks credentials (SPEC "Authentication" 1, DESIGN §3 "login throttle", "enumeration
  * safety"). Every attempt spends the IP+username throttle (Throttled when over); an unknown
  * user still costs one argon2 verify against a dummy hash, so timing does not tell whether the
- * user exists; success clears the throttle and stamps `last_login`.
+ * user exists; success clears the throttle and stamps `last_login`, and returns the user.
+ *
+ * Refusals are thrown as DomainError: `invalid_credentials` for an unknown user, a wrong
+ * password and an inactive account alike (enumeration safety); `email_unverified` only after a
+ * correct password while verification is required. Neither clears the throttle.
  *
  * @example
- * const r = await logIn.execute({ username: 'alice', password: '…', ip: '203.0.113.9' });
- * if (r.ok) startSession(r.user.id);
+ * const user = await logIn.execute({ username: 'alice', password: '…', ip: '203.0.113.9' });
+ * startSession(user.id); // a refusal never gets here
  */
 export class LogIn {
   constructor(private readonly deps: LogInDeps) {}
 
-  async execute(input: LogInInput): Promise<LogInResult> {
+  async execute(input: LogInInput): Promise<Row> {
     const { store, hasher, throttle } = this.deps;
     const key = `login:${input.ip}:${input.username.toLowerCase()}`;
     await throttle.consume(key, AUTH_RATES.login);
@@ -48,10 +54,12 @@ export class LogIn {
       : [];
     const hash = typeof user?.password_hash === 'string' ? user.password_hash : await this.deps.dummyHash();
     const matches = await hasher.verify(hash, input.password);
-    if (!user || !matches || user.is_active !== true || typeof user.password_hash !== 'string') return { ok: false, reason: 'invalid' };
-    if (this.deps.requireVerifiedEmail && user.email_verified_at === null) return { ok: false, reason: 'unverified' };
+    if (!user || !matches || user.is_active !== true || typeof user.password_hash !== 'string') {
+      throw new DomainError('invalid_credentials', INVALID_CREDENTIALS);
+    }
+    if (this.deps.requireVerifiedEmail && user.email_verified_at === null) throw new DomainError('email_unverified', EMAIL_UNVERIFIED);
     await throttle.reset(key);
     const stamped = await store.update('auth_user', user.id ?? null, { last_login: this.deps.clock.now() });
-    return { ok: true, user: stamped ?? user };
+    return stamped ?? user;
   }
 }

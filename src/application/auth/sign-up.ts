@@ -1,6 +1,6 @@
 import { emailProblems, passwordProblems, usernameProblems } from '../../domain/auth/password-rules.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
-import { ConstraintViolation, type FieldError } from '../../domain/errors/domain-error.js';
+import { ConstraintViolation, DomainError, type FieldError } from '../../domain/errors/domain-error.js';
 import type { Row } from '../../domain/model/types.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { RecordStore } from '../../ports/record-store.js';
@@ -15,9 +15,22 @@ export interface SignUpInput {
 }
 
 /** `verificationPending`: a code was mailed and the account may not log in until it is used. */
-export type SignUpResult =
-  | { readonly ok: true; readonly user: Row; readonly verificationPending: boolean }
-  | { readonly ok: false; readonly errors: readonly FieldError[] };
+export interface SignUpResult {
+  readonly user: Row;
+  readonly verificationPending: boolean;
+}
+
+/**
+ * The refusal of a signup: `invalid_input` listing every field problem (detail
+ * `"<field> <message>; …"`). Its own class so a caller can tell it from an `invalid_input` the
+ * store raises for input no account could hold (that one is not a form problem to show back).
+ */
+export class SignUpRefused extends DomainError {
+  override readonly name = 'SignUpRefused';
+  constructor(errors: readonly FieldError[]) {
+    super('invalid_input', errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
+  }
+}
 
 export interface SignUpDeps {
   readonly store: RecordStore;
@@ -33,7 +46,8 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  * Creates an account (SPEC "Form authentication", DESIGN §3 "uniqueness", "password rules"):
  * every rule is checked and every failure reported together; username and email are unique
  * case-insensitively (a race is caught by the unique indexes); the password is stored only as
- * an argon2id hash. With verification enforced, a code is issued and mailed.
+ * an argon2id hash. With verification enforced, a code is issued and mailed. Throws
+ * SignUpRefused when any rule fails (nothing is written), Throttled when over budget.
  */
 export class SignUp {
   constructor(private readonly deps: SignUpDeps) {}
@@ -55,18 +69,18 @@ export class SignUp {
         errors.push({ field, message: `a user with this ${field} already exists` });
       }
     }
-    if (errors.length > 0) return { ok: false, errors };
+    if (errors.length > 0) throw new SignUpRefused(errors);
     const passwordHash = await this.deps.hasher.hash(password);
     let user: Row;
     try {
       user = await this.deps.store.insert('auth_user', { username, email, password_hash: passwordHash });
     } catch (error) {
       if (error instanceof ConstraintViolation && error.kind === 'unique' && (error.column === 'username' || error.column === 'email')) {
-        return { ok: false, errors: [{ field: error.column, message: `a user with this ${error.column} already exists` }] };
+        throw new SignUpRefused([{ field: error.column, message: `a user with this ${error.column} already exists` }]);
       }
       throw error;
     }
     if (this.deps.requireVerifiedEmail) await this.deps.issueCode.execute(user);
-    return { ok: true, user, verificationPending: this.deps.requireVerifiedEmail };
+    return { user, verificationPending: this.deps.requireVerifiedEmail };
   }
 }

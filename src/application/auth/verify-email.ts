@@ -1,6 +1,7 @@
 import { textProblem } from '../../domain/model/values.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
 import { CODE_MAX_ATTEMPTS, isWellFormedCode } from '../../domain/auth/verification-code.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RecordStore } from '../../ports/record-store.js';
@@ -14,6 +15,11 @@ export interface VerifyEmailInput {
   readonly ip: string;
 }
 
+/** The one detail every verification failure shares (SPEC: same body shape for all). */
+export const INVALID_CODE = 'invalid or expired code';
+
+const refused = (): DomainError => new DomainError('invalid_code', INVALID_CODE);
+
 export interface VerifyEmailDeps {
   readonly store: RecordStore;
   readonly clock: Clock;
@@ -22,31 +28,32 @@ export interface VerifyEmailDeps {
 }
 
 /**
- * Confirms an address with its code (SPEC "States and transitions"). True only for the
+ * Confirms an address with its code (SPEC "States and transitions"). Succeeds only for the
  * active code of that user, unexpired, unused, under the attempt cap. A wrong guess counts an
  * attempt with a compare-and-set (no lost increments under concurrency); the fifth wrong guess
  * burns the code; consuming the code is a compare-and-set too, so two concurrent correct
- * verifies succeed once. Every failure is the same `false`.
+ * verifies succeed once. Every failure throws the same DomainError `invalid_code`.
  */
 export class VerifyEmail {
   constructor(private readonly deps: VerifyEmailDeps) {}
 
-  async execute(input: VerifyEmailInput): Promise<boolean> {
+  async execute(input: VerifyEmailInput): Promise<void> {
     const email = typeof input.email === 'string' ? input.email.trim() : '';
     await this.deps.throttle.consume(`verify:${input.ip}:${email.toLowerCase()}`, AUTH_RATES.verification);
     // Every failure answers alike (SPEC): an address no account can have is simply not found.
-    if (!email || textProblem(email) || !isWellFormedCode(input.code)) return false;
+    if (!email || textProblem(email) || !isWellFormedCode(input.code)) throw refused();
     const code = input.code;
     const { store, clock } = this.deps;
     const [user] = await store.find('auth_user', { where: { column: 'email', op: 'iexact', value: email }, limit: 1 });
-    if (!user) return false;
+    if (!user) throw refused();
     const active = await this.activeCode(user.id ?? null);
-    if (!active) return false;
+    if (!active) throw refused();
     if (!sameSecret(String(active.code_hash), codeHash(this.deps.secret, user.id, code))) {
       await this.countWrongGuess(active);
-      return false;
+      throw refused();
     }
-    return store.transaction(async (tx) => {
+    // A lost claim returns false rather than throwing inside the transaction: it commits (nothing), never rolls back.
+    const verified = await store.transaction(async (tx) => {
       const now = clock.now();
       const claimed = await tx.updateWhere(
         'auth_email_code',
@@ -65,6 +72,7 @@ export class VerifyEmail {
       await tx.update('auth_user', user.id ?? null, { email_verified_at: now });
       return true;
     });
+    if (!verified) throw refused();
   }
 
   /** The newest code of the user that is neither used, invalidated, expired nor burned. */

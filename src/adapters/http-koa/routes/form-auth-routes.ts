@@ -1,6 +1,9 @@
 import type { LogIn } from '../../../application/auth/log-in.js';
-import type { SignUp } from '../../../application/auth/sign-up.js';
+import { SignUpRefused, type SignUp, type SignUpResult } from '../../../application/auth/sign-up.js';
 import { failureTarget, successTarget } from '../../../domain/auth/redirect-guard.js';
+import type { ErrorCode } from '../../../domain/errors/codes.js';
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import type { Row } from '../../../domain/model/types.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from '../http-route.js';
 
 export interface FormAuthDeps {
@@ -14,6 +17,17 @@ const field = (body: unknown, name: string): string => {
   const v = (body as Record<string, unknown> | undefined)?.[name];
   return typeof v === 'string' ? v : '';
 };
+
+/** The flash shown for each login refusal; any other error (Throttled: 429) propagates. */
+const LOGIN_REFUSALS: Partial<Record<ErrorCode, string>> = {
+  invalid_credentials: 'Invalid username or password.',
+  email_unverified: 'Please verify your email address before logging in.',
+};
+
+/** The flash of a login refusal, or undefined when `error` is not one. */
+function loginRefusal(error: unknown): string | undefined {
+  return error instanceof DomainError ? LOGIN_REFUSALS[error.code] : undefined;
+}
 
 /** DESIGN §3 "form redirects": always 303 See Other. */
 const seeOther = (location: string): HttpResponse => ({ status: 303, headers: { Location: location }, body: '', type: 'text/plain' });
@@ -38,27 +52,34 @@ export function formAuthRoutes(deps: FormAuthDeps): RouteDef[] {
   const login = async (req: HttpRequest): Promise<HttpResponse> => {
     const session = requireSession(req);
     const to = targets(req);
-    const result = await deps.logIn.execute({ username: field(req.body, 'username'), password: field(req.body, 'password'), ip: req.ip });
-    if (!result.ok) {
-      const body = result.reason === 'unverified' ? 'Please verify your email address before logging in.' : 'Invalid username or password.';
+    let user: Row;
+    try {
+      user = await deps.logIn.execute({ username: field(req.body, 'username'), password: field(req.body, 'password'), ip: req.ip });
+    } catch (error) {
+      const body = loginRefusal(error);
+      if (body === undefined) throw error;
       await session.flash({ level: 'error', body });
       return seeOther(to.failure);
     }
-    await session.login(result.user.id ?? null);
+    await session.login(user.id ?? null);
     return seeOther(to.success);
   };
 
   const signup = async (req: HttpRequest): Promise<HttpResponse> => {
     const session = requireSession(req);
     const to = targets(req);
-    const result = await deps.signUp.execute({
-      username: field(req.body, 'username'),
-      email: field(req.body, 'email'),
-      password: field(req.body, 'password'),
-      ip: req.ip,
-    });
-    if (!result.ok) {
-      for (const e of result.errors) await session.flash({ level: 'error', body: `${e.field}: ${e.message}` });
+    let result: SignUpResult;
+    try {
+      result = await deps.signUp.execute({
+        username: field(req.body, 'username'),
+        email: field(req.body, 'email'),
+        password: field(req.body, 'password'),
+        ip: req.ip,
+      });
+    } catch (error) {
+      // Only the signup's own refusal goes back as flashes; a store-level invalid_input or Throttled propagates.
+      if (!(error instanceof SignUpRefused)) throw error;
+      for (const e of error.errors) await session.flash({ level: 'error', body: `${e.field}: ${e.message}` });
       return seeOther(to.failure);
     }
     if (result.verificationPending) {

@@ -21,9 +21,6 @@ export interface JsonAuthDeps {
   readonly background: (work: Promise<unknown>) => void;
 }
 
-/** The one body every verification failure shares (SPEC: same body shape for all). */
-export const INVALID_CODE = 'invalid or expired code';
-
 /** The JSON object body, or a 400 naming what is wrong. */
 function object(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -50,11 +47,10 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
 
   const login = async (req: HttpRequest): Promise<HttpResponse> => {
     const fields = strings(object(req.body), ['username', 'password']);
-    const result = await deps.logIn.execute({ username: fields.username ?? '', password: fields.password ?? '', ip: req.ip });
-    if (!result.ok && result.reason === 'unverified') throw new DomainError('email_unverified', 'verify your email address before logging in');
-    if (!result.ok) throw new DomainError('invalid_credentials', 'invalid username or password');
-    const token = await deps.tokens.issue(result.user.id ?? null);
-    return { status: 200, body: { user: publicUser(result.user), token } };
+    // A refusal (invalid_credentials 401, email_unverified 403) is thrown and mapped like any domain error.
+    const user = await deps.logIn.execute({ username: fields.username ?? '', password: fields.password ?? '', ip: req.ip });
+    const token = await deps.tokens.issue(user.id ?? null);
+    return { status: 200, body: { user: publicUser(user), token } };
   };
 
   const logout = async (req: HttpRequest): Promise<HttpResponse> => {
@@ -80,8 +76,8 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
 
   const signup = async (req: HttpRequest): Promise<HttpResponse> => {
     const body = object(req.body);
+    // A refusal is thrown: invalid_input (400) listing every field problem.
     const result = await deps.signUp.execute({ username: body.username, email: body.email, password: body.password, ip: req.ip });
-    if (!result.ok) throw new DomainError('invalid_input', result.errors.map((e) => `${e.field} ${e.message}`).join('; '), result.errors);
     const user = publicUser(result.user);
     if (result.verificationPending) return { status: 201, body: { user } };
     return { status: 201, body: { user, token: await deps.tokens.issue(result.user.id ?? null) } };
@@ -89,8 +85,8 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
 
   const verify = async (req: HttpRequest): Promise<HttpResponse> => {
     const body = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
-    const ok = await deps.verifyEmail.execute({ email: body.email, code: body.code, ip: req.ip });
-    if (!ok) throw new DomainError('invalid_code', INVALID_CODE);
+    // Every failure is thrown as the same invalid_code (400).
+    await deps.verifyEmail.execute({ email: body.email, code: body.code, ip: req.ip });
     return { status: 204 };
   };
 

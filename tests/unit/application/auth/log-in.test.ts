@@ -37,34 +37,37 @@ async function setup(requireVerifiedEmail = false) {
 describe('LogIn', () => {
   it('runs one dummy verify for an unknown user, so timing does not reveal existence', async () => {
     const { logIn, hasher } = await setup();
-    expect(await logIn.execute({ username: 'nobody', password: 'secret-pass', ip: '1.2.3.4' })).toEqual({ ok: false, reason: 'invalid' });
+    await expect(logIn.execute({ username: 'nobody', password: 'secret-pass', ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'invalid_credentials', detail: 'invalid username or password' });
     expect(hasher.verified).toEqual(['hash:dummy-random']);
   });
 
   it('runs exactly one verify for a known user with a wrong password, and answers the same', async () => {
     const { logIn, hasher } = await setup();
-    expect(await logIn.execute({ username: 'alice', password: 'wrong', ip: '1.2.3.4' })).toEqual({ ok: false, reason: 'invalid' });
+    await expect(logIn.execute({ username: 'alice', password: 'wrong', ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'invalid_credentials', detail: 'invalid username or password' });
     expect(hasher.verified).toEqual(['hash:secret-pass']);
   });
 
   it('refuses an inactive account like a wrong password', async () => {
     const { logIn } = await setup();
-    expect(await logIn.execute({ username: 'eve', password: 'secret-pass', ip: '1.2.3.4' })).toEqual({ ok: false, reason: 'invalid' });
+    await expect(logIn.execute({ username: 'eve', password: 'secret-pass', ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'invalid_credentials', detail: 'invalid username or password' });
   });
 
   it('succeeds, stamps last_login, and says unverified only after a correct password when enforcement is on', async () => {
     const plain = await setup();
-    const ok = await plain.logIn.execute({ username: 'ALICE', password: 'secret-pass', ip: '1.2.3.4' });
-    expect(ok.ok && ok.user.last_login).toBeInstanceOf(Date);
+    const user = await plain.logIn.execute({ username: 'ALICE', password: 'secret-pass', ip: '1.2.3.4' });
+    expect(user.last_login).toBeInstanceOf(Date);
     const strict = await setup(true);
-    expect(await strict.logIn.execute({ username: 'alice', password: 'secret-pass', ip: '1.2.3.4' })).toEqual({ ok: false, reason: 'unverified' });
-    expect(await strict.logIn.execute({ username: 'alice', password: 'nope', ip: '1.2.3.4' })).toEqual({ ok: false, reason: 'invalid' });
+    await expect(strict.logIn.execute({ username: 'alice', password: 'secret-pass', ip: '1.2.3.4' })).rejects.toMatchObject({
+      code: 'email_unverified',
+      detail: 'verify your email address before logging in',
+    });
+    await expect(strict.logIn.execute({ username: 'alice', password: 'nope', ip: '1.2.3.4' })).rejects.toMatchObject({ code: 'invalid_credentials', detail: 'invalid username or password' });
   });
 
   it('throttles the sixth attempt for one IP and username', async () => {
     const { logIn } = await setup();
-    for (let i = 0; i < 5; i++) await logIn.execute({ username: 'alice', password: 'x', ip: '9.9.9.9' });
+    for (let i = 0; i < 5; i++) await expect(logIn.execute({ username: 'alice', password: 'x', ip: '9.9.9.9' })).rejects.toMatchObject({ code: 'invalid_credentials' });
     await expect(logIn.execute({ username: 'alice', password: 'secret-pass', ip: '9.9.9.9' })).rejects.toMatchObject({ code: 'throttled' });
-    expect((await logIn.execute({ username: 'alice', password: 'secret-pass', ip: '8.8.8.8' })).ok).toBe(true);
+    expect((await logIn.execute({ username: 'alice', password: 'secret-pass', ip: '8.8.8.8' })).username).toBe('alice');
   });
 });
