@@ -11,7 +11,7 @@ const layer = (forbiddenDirs, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['.scratch/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'bench/.tmp/**', 'data/**'] },
+  { ignores: ['.scratch/**', 'tests/fixtures/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'bench/.tmp/**', 'data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,15 @@
 /**
  * Portico: register models once; plugins derive HTTP surfaces from them.
+ *
+ * Every name exported here is public and stable within a major version; the API report in
+ * `api/portico.api.md` tracks it. Test helpers are in `portico/testing`.
  * @packageDocumentation
  */
-export * from './domain/model/index.js';
+export type * from './domain/model/types.js';
+export { c, ColumnBuilder, type ColumnSpec } from './domain/model/column.js';
+export { defineModel, type ModelDecl, type ModelOptions } from './domain/model/define-model.js';
+export { ModelRegistry, ModelDefinitionError, type ReverseRelation } from './domain/model/model-registry.js';
+export type { Dialect, MigrationDef } from './domain/model/migration.js';
 export { DomainError, ConstraintViolation, DatabaseUnavailable, type FieldError, type ConstraintKind } from './domain/errors/domain-error.js';
 export { ERROR_CODES, type ErrorCode } from './domain/errors/codes.js';
 export type { Condition, FindQuery, OrderTerm, Operator } from './domain/query/condition.js';
@@ -17,8 +24,8 @@ export type { HealthCheck, HealthCheckResult } from './ports/health-check.js';
 export type { HttpRequest, HttpResponse, RouteDef } from './adapters/http-koa/http-route.js';
 export { createApp, PorticoApp, type AppOptions } from './composition/portico-app.js';
 export type { Plugin, PluginContext, EndpointEntry } from './composition/plugin.js';
-export { health, HealthPlugin, type HealthOptions } from './composition/plugins/health.js';
-export { parseDatabaseUrl, describeDatabase, DatabaseUrlError } from './adapters/persistence/database-url.js';
+export { health, type HealthPlugin, type HealthOptions } from './composition/plugins/health.js';
+export { parseDatabaseUrl, describeDatabase, DatabaseUrlError, type DatabaseConfig } from './adapters/persistence/database-url.js';
 export { sessions } from './composition/plugins/sessions.js';
 export { security, csrfInput, type SecurityOptions } from './composition/plugins/security.js';
 export { auth, type AuthOptions } from './composition/plugins/auth.js';
@@ -39,16 +46,13 @@ export type { ThrottleStore, ThrottleHit } from './ports/throttle-store.js';
 export { MemoryMailer } from './adapters/mail/memory-mailer.js';
 export { ConsoleMailer } from './adapters/mail/console-mailer.js';
 export { SmtpMailer } from './adapters/mail/smtp-mailer.js';
-export { MemoryThrottleStore } from './adapters/throttle/memory-throttle-store.js';
-export { SqlThrottleStore } from './adapters/throttle/sql-throttle-store.js';
-export { RedisThrottleStore } from './adapters/throttle/redis-throttle-store.js';
-export { rest, RestPlugin, type RestOptions } from './composition/plugins/rest.js';
+export { rest, type RestPlugin, type RestOptions } from './composition/plugins/rest.js';
 export { ReadOnly, AllowAny, IsAuthenticated, IsStaff, IsAuthenticatedOrReadOnly, allOf, anyOf, not } from './domain/rest/permission-classes.js';
 export type { CrudAction, PermissionClass, PermissionAction, PermissionDecision, ParentScope } from './domain/rest/resource-config.js';
 export type { ResourceConfig, ActionDef, ActionContext, ActionResult, ActionTools } from './application/rest/resource-config.js';
-export { isExposed, DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';
-export { openapi, OpenApiPlugin, type OpenApiOptions } from './composition/plugins/openapi.js';
-export { buildOpenApiDocument, typeNameOf, type OpenApiDocument, type OpenApiInfo } from './application/openapi/build-openapi-document.js';
+export { DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';
+export { openapi, type OpenApiPlugin, type OpenApiOptions } from './composition/plugins/openapi.js';
+export type { OpenApiDocument, OpenApiInfo } from './application/openapi/build-openapi-document.js';
 export type { RestServed } from './application/rest/rest-served.js';
 export {
   writeNestedTree,
@@ -62,5 +66,5 @@ export {
   type WrittenTree,
 } from './application/rest/nested-tree.js';
 export { existsOr404 } from './application/rest/exists-or-404.js';
-export { validateAgainstSchema, type JsonSchema, type SchemaProblem } from './domain/rest/action-schema.js';
-export { graphql, GraphqlPlugin } from './composition/plugins/graphql.js';
+export type { JsonSchema, SchemaProblem } from './domain/rest/action-schema.js';
+export { graphql, type GraphqlPlugin } from './composition/plugins/graphql.js';

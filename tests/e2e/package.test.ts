@@ -1,0 +1,86 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+
+/** The environment of a fresh shell: nothing from the `npm test` that runs this file. */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+const run = (cmd: string, args: string[], cwd: string, timeout = 120_000): string =>
+  execFileSync(cmd, args, { cwd, env: { ...cleanEnv, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'pipe'] });
+
+interface PackResult {
+  readonly filename: string;
+  readonly entryCount: number;
+  readonly files: readonly { path: string }[];
+}
+
+/**
+ * Issue "a library a host app can adopt": the package as a host app gets it. It is packed, the
+ * tarball is installed into a fresh folder with only its declared dependencies, and the host app
+ * in tests/fixtures/host-app type-checks strictly, runs on SQLite and passes its own vitest suite
+ * on the in-memory store.
+ */
+describe('the package, packed and installed into a fresh host app', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-host-'));
+  const host = join(dir, 'host');
+  let packed: PackResult;
+  let report: { status: number | null; stderr: string };
+
+  beforeAll(() => {
+    // The shipped declarations and the API report check, from the build globalSetup made.
+    const checked = spawnSync(process.execPath, ['scripts/api-report.mjs'], { cwd: root, env: cleanEnv, encoding: 'utf8', timeout: 120_000 });
+    report = { status: checked.status, stderr: `${checked.stdout}\n${checked.stderr}` };
+    packed = (JSON.parse(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)) as PackResult[])[0] as PackResult;
+    cpSync(join(root, 'tests/fixtures/host-app'), host, { recursive: true });
+    const versions = (...names: string[]) => Object.fromEntries(names.map((n) => [n, pkg.devDependencies[n]]));
+    writeFileSync(
+      join(host, 'package.json'),
+      JSON.stringify({
+        name: 'host-app',
+        private: true,
+        type: 'module',
+        dependencies: { portico: `file:${join(dir, packed.filename)}`, ...versions('graphql') },
+        devDependencies: versions('typescript', 'vitest', '@types/node'),
+      }),
+    );
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], host, 240_000);
+    // The one native module that compiles at install: the same version this repository built (saves a minute of node-gyp).
+    cpSync(join(root, 'node_modules/sqlite3/build'), join(host, 'node_modules/sqlite3/build'), { recursive: true });
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('has the public surface recorded in api/*.api.md (run `npm run api:update` and commit the diff after a deliberate change)', () => {
+    expect(report.stderr).not.toMatch(/does not match|failed/);
+    expect(report.status).toBe(0);
+  });
+
+  it('holds only built code, its declarations, the CLI, README and LICENSE, in under 300 files', () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(packed.entryCount).toBeLessThan(300);
+    expect(paths.filter((p) => !/^(dist\/src\/.+\.js|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['dist/src/index.js', 'dist/src/testing.js', 'dist/portico.d.ts', 'dist/testing.d.ts', 'LICENSE']));
+  });
+
+  it('type-checks in the host with tsc --strict and skipLibCheck false (no devDependency of Portico needed)', () => {
+    expect(JSON.parse(readFileSync(join(host, 'tsconfig.json'), 'utf8')).compilerOptions).toMatchObject({ strict: true, skipLibCheck: false });
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], host);
+  });
+
+  it('starts a two-model app on SQLite that answers REST and GraphQL, and writes a nested tree from code', () => {
+    const out = JSON.parse(run(process.execPath, ['dist/src/main.js', `sqlite:${join(dir, 'library.db')}`], host).trim().split('\n').at(-1) ?? '{}');
+    expect(out.rest.status).toBe(200);
+    expect(out.rest.body.results.map((b: { title: string }) => b.title)).toEqual(['Dune', 'Emma']);
+    expect(out.graphql).toEqual({ status: 200, body: { data: { books: [{ title: 'Dune', shelf: { name: 'Fiction' } }, { title: 'Emma', shelf: { name: 'Fiction' } }] } } });
+    expect(out.created).toBe(201);
+  });
+
+  it("runs the host's own vitest suite on the in-memory store from portico/testing, GraphQL answering 200", () => {
+    const out = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test'], host);
+    expect(out).toMatch(/1 passed/);
+  });
+});
