@@ -18,7 +18,7 @@ export class MemoryEventBus implements EventBus {
   private readonly topics = new Map<string, TopicHandler[]>();
   private readonly unit = new AsyncLocalStorage<Pending[]>();
 
-  constructor(private readonly onDeliveryError: DeliveryErrorHandler = (error, what) => console.error(`portico: ${what} failed`, error)) {}
+  constructor(protected readonly onDeliveryError: DeliveryErrorHandler = (error, what) => console.error(`portico: ${what} failed`, error)) {}
 
   on(signal: SignalName, table: string, handler: SignalHandler): () => void {
     return add(this.signals, `${signal}:${table}`, handler);
@@ -36,9 +36,7 @@ export class MemoryEventBus implements EventBus {
     for (const handler of handlersOf(this.signals, event)) await handler(event);
     // Nothing to queue when no one listens for the commit (the common case on a write's hot path).
     if (!this.committed.get(`${event.signal}:${event.table}`)?.length && !this.committed.get(`${event.signal}:*`)?.length) return;
-    await this.afterCommit(`${event.signal} on ${event.table}`, async () => {
-      for (const handler of handlersOf(this.committed, event)) await handler(event);
-    });
+    await this.afterCommit(`${event.signal} on ${event.table}`, () => this.deliverCommitted(event));
   }
 
   subscribe(topic: string, handler: TopicHandler): () => void {
@@ -46,11 +44,19 @@ export class MemoryEventBus implements EventBus {
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {
-    const deliver = async () => {
-      for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
-    };
+    const deliver = () => this.deliverTopic(topic, payload);
     if (this.unit.getStore()) await this.afterCommit(`topic ${topic}`, deliver);
     else await deliver();
+  }
+
+  /** Runs the committed-signal handlers of `event` (one that has committed, here or in another process). */
+  protected async deliverCommitted(event: SignalEvent): Promise<void> {
+    for (const handler of handlersOf(this.committed, event)) await handler(event);
+  }
+
+  /** Runs the subscribers of `topic`, in subscription order. */
+  protected async deliverTopic(topic: string, payload: unknown): Promise<void> {
+    for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
   }
 
   async unitOfWork<T>(work: () => Promise<T>): Promise<T> {
@@ -65,7 +71,7 @@ export class MemoryEventBus implements EventBus {
   }
 
   /** Runs `deliver` now outside a unit, else when the unit commits; failures are reported, not thrown. */
-  private async afterCommit(what: string, deliver: Pending): Promise<void> {
+  protected async afterCommit(what: string, deliver: Pending): Promise<void> {
     const safe = async () => {
       try {
         await deliver();

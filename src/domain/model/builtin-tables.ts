@@ -120,4 +120,12 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
     createTables: BUILTIN_MODELS.map((m) => m.table).filter((t) => !LATER.has(t)),
   },
   { name: 'portico_0002_idempotency_keys', createTables: ['idempotency_key'] },
+  {
+    // Events too large for a PostgreSQL NOTIFY travel by reference through this table (the
+    // PostgreSQL event bus). Not a model: no surface can serve it.
+    name: 'portico_0003_event_payloads',
+    sql: {
+      postgresql: ['create table portico_event_payload (id bigserial primary key, body text not null, created_at timestamptz not null default now())'],
+    },
+  },
 ];
