@@ -60,4 +60,29 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['src/composition/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // The package itself or any of its subpaths (graphql-ws/use/ws, ws/lib/…); a relative './ws' is not matched.
+              regex: '^(graphql-http|graphql-sse|graphql-ws|ws|ioredis)(/.*)?$',
+              message: 'transports and clients are set up in their adapters, composition only connects them (DESIGN.md §2)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A function longer than this is split into named phases. IIFEs are not reported on their own (the rule's
+    // default), but their lines still count toward the function that contains them.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
 );

@@ -4,7 +4,7 @@ import Koa from 'koa';
 import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
-import type { HttpRequest, RouteDef, SessionHandle } from './http-route.js';
+import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
 import { readFormBody, readJsonBody } from './read-body.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
@@ -51,79 +51,121 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 export function buildKoaApp(options: KoaAppOptions): Koa {
   const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
   app.silent = true;
+  const { router, earlyRouter } = routeRouters(options);
+  app.use(countInFlight(options.inFlight ?? { count: 0 }));
+  app.use(requestEnvelope(options));
+  app.use(earlyRouter.routes());
+  app.use(earlyRouter.allowedMethods());
+  for (const mw of options.middleware ?? []) app.use(mw);
+  if (options.idempotency) app.use(idempotencyMiddleware(options.idempotency, { sessionCookie: SESSION_COOKIE, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) }));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+/** The routes on two routers: `early` ones served before the plugins' middleware, the others after it. */
+function routeRouters(options: KoaAppOptions): { router: Router; earlyRouter: Router } {
   const router = new Router();
   const earlyRouter = new Router();
   for (const route of options.routes) {
     const target = route.early ? earlyRouter : router;
     const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];
     target.register(route.path, methods, async (ctx) => {
-      const session = ctx.state.session as SessionHandle | undefined;
-      const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
-      // Watched from the start (a client may leave while its identity is still being resolved);
-      // the AbortController itself is made only for handlers that ask for the signal.
-      let aborted: AbortController | undefined;
-      let left = false;
-      const leave = () => {
-        if (ctx.res.writableFinished) return;
-        left = true;
-        aborted?.abort(new Error('the client disconnected'));
-      };
-      if (ctx.req.destroyed) leave();
-      else ctx.res.once('close', leave);
-      const req: HttpRequest = {
-        method: ctx.method,
-        path: ctx.path,
-        params: ctx.params as Record<string, string>,
-        query: ctx.query,
-        headers: ctx.headers,
-        body: await readBody(ctx, route.body, options.bodyLimit),
-        origin: `${ctx.protocol}://${ctx.host}`,
-        host: ctx.host,
-        ip: ctx.ip,
-        requestId: ctx.state.requestId as string,
-        session,
-        get csrfToken(): string | undefined {
-          const token = ctx.state.csrfToken as (() => string) | undefined;
-          return token ? token() : undefined;
-        },
-        get signal(): AbortSignal {
-          if (!aborted) {
-            aborted = new AbortController();
-            if (left) aborted.abort(new Error('the client disconnected'));
-          }
-          return aborted.signal;
-        },
-        identity: (backend?: AuthBackend) => {
-          let identity = identities.get(backend);
-          if (!identity) {
-            identity = options.identify
-              ? options.identify(backend, { authorization: ctx.get('authorization') || undefined, session })
-              : Promise.resolve(ANONYMOUS);
-            identities.set(backend, identity);
-          }
-          return identity;
-        },
-      };
-      const res = await route.handler(req);
-      ctx.status = res.status;
-      for (const [name, value] of Object.entries(res.headers ?? {})) ctx.set(name, value);
-      if (res.body !== undefined) {
-        ctx.body = res.body;
-        if (res.type) ctx.type = res.type;
-      }
+      const req = await httpRequest(ctx, route, options);
+      writeResponse(ctx, await route.handler(req));
     });
   }
+  return { router, earlyRouter };
+}
 
-  const inFlight = options.inFlight ?? { count: 0 };
-  app.use(async (ctx, next) => {
+/** What a route handler sees of the Koa request (its body read and limited as the route asks). */
+async function httpRequest(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Promise<HttpRequest> {
+  const session = ctx.state.session as SessionHandle | undefined;
+  const identity = identityOnce(ctx, session, options.identify);
+  const signalOf = departureSignal(ctx);
+  return {
+    method: ctx.method,
+    path: ctx.path,
+    params: ctx.params as Record<string, string>,
+    query: ctx.query,
+    headers: ctx.headers,
+    body: await readBody(ctx, route.body, options.bodyLimit),
+    origin: `${ctx.protocol}://${ctx.host}`,
+    host: ctx.host,
+    ip: ctx.ip,
+    requestId: ctx.state.requestId as string,
+    session,
+    get csrfToken(): string | undefined {
+      const token = ctx.state.csrfToken as (() => string) | undefined;
+      return token ? token() : undefined;
+    },
+    get signal(): AbortSignal {
+      return signalOf();
+    },
+    identity,
+  };
+}
+
+/** The caller as each backend sees them, resolved at most once per backend for the request. */
+function identityOnce(ctx: Koa.Context, session: SessionHandle | undefined, identify: Identify | undefined): (backend?: AuthBackend) => Promise<Identity> {
+  const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
+  return (backend?: AuthBackend) => {
+    let identity = identities.get(backend);
+    if (!identity) {
+      identity = identify ? identify(backend, { authorization: ctx.get('authorization') || undefined, session }) : Promise.resolve(ANONYMOUS);
+      identities.set(backend, identity);
+    }
+    return identity;
+  };
+}
+
+/**
+ * The signal aborted when the client leaves. Watched from the start (a client may leave while its
+ * identity is still being resolved); the AbortController itself is made only for handlers that ask for the signal.
+ */
+function departureSignal(ctx: Koa.Context): () => AbortSignal {
+  let aborted: AbortController | undefined;
+  let left = false;
+  const leave = () => {
+    if (ctx.res.writableFinished) return;
+    left = true;
+    aborted?.abort(new Error('the client disconnected'));
+  };
+  if (ctx.req.destroyed) leave();
+  else ctx.res.once('close', leave);
+  return () => {
+    if (!aborted) {
+      aborted = new AbortController();
+      if (left) aborted.abort(new Error('the client disconnected'));
+    }
+    return aborted.signal;
+  };
+}
+
+function writeResponse(ctx: Koa.Context, res: HttpResponse): void {
+  ctx.status = res.status;
+  for (const [name, value] of Object.entries(res.headers ?? {})) ctx.set(name, value);
+  if (res.body !== undefined) {
+    ctx.body = res.body;
+    if (res.type) ctx.type = res.type;
+  }
+}
+
+/** Counts the requests in flight, so shutdown can wait for them. */
+function countInFlight(inFlight: { count: number }): Koa.Middleware {
+  return async (_ctx, next) => {
     inFlight.count++;
     try {
       await next();
     } finally {
       inFlight.count--;
     }
-  });
-  app.use(async (ctx, next) => {
+  };
+}
+
+/** Around every request: its id (the caller's when well-formed), the problem+json answer to any error, one log line. */
+function requestEnvelope(options: KoaAppOptions): Koa.Middleware {
+  return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
@@ -134,15 +176,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
       // Nothing answered (404), or the router found the path under other methods (405 + Allow, 501).
       if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) ctx.throw(ctx.status);
     } catch (error) {
-      const problem = toProblem(error);
-      if (problem.status >= 500) options.logger.error({ requestId, err: error }, 'request failed');
-      ctx.status = problem.status;
-      // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
-      if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="portico"');
-      ctx.type = 'application/problem+json';
-      ctx.body = problem;
-      const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-      if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
+      answerProblem(ctx, error, requestId, options.logger);
     }
     if (options.logRequests !== false) {
       options.logger.info(
@@ -150,12 +184,18 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
         'request',
       );
     }
-  });
-  app.use(earlyRouter.routes());
-  app.use(earlyRouter.allowedMethods());
-  for (const mw of options.middleware ?? []) app.use(mw);
-  if (options.idempotency) app.use(idempotencyMiddleware(options.idempotency, { sessionCookie: SESSION_COOKIE, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) }));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
-  return app;
+  };
+}
+
+/** The one error mapping: problem+json with the error's status (5xx logged), `WWW-Authenticate` on 401, `Retry-After` when known. */
+function answerProblem(ctx: Koa.Context, error: unknown, requestId: string, logger: Logger): void {
+  const problem = toProblem(error);
+  if (problem.status >= 500) logger.error({ requestId, err: error }, 'request failed');
+  ctx.status = problem.status;
+  // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
+  if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="portico"');
+  ctx.type = 'application/problem+json';
+  ctx.body = problem;
+  const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
 }

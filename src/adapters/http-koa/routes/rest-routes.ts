@@ -5,6 +5,7 @@ import type { CreateRow } from '../../../application/rest/create-row.js';
 import type { DeleteRow } from '../../../application/rest/delete-row.js';
 import { existsOr404 } from '../../../application/rest/exists-or-404.js';
 import type { ListRows } from '../../../application/rest/list-rows.js';
+import type { ActionDef } from '../../../application/rest/resource-config.js';
 import type { RunAction } from '../../../application/rest/run-action.js';
 import type { RestResource } from '../../../application/rest/rest-resource.js';
 import type { RetrieveRow } from '../../../application/rest/retrieve-row.js';
@@ -12,6 +13,7 @@ import type { UpdateRow } from '../../../application/rest/update-row.js';
 import type { Identity } from '../../../domain/auth/identity.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { columnOf, type ModelRegistry } from '../../../domain/model/model-registry.js';
+import type { ColumnDef, Value } from '../../../domain/model/types.js';
 import { parseListQuery, parseTextValue } from '../../../domain/rest/list-query.js';
 import type { ParentScope } from '../../../domain/rest/resource-config.js';
 import { allowedMethods } from '../../../domain/rest/view-scope.js';
@@ -76,107 +78,149 @@ export function collectionPath(prefix: string, resource: RestResource, parentPar
  * with Allow. Handlers only convert: the use cases decide.
  */
 export function restRoutes(deps: RestRouteDeps): RouteDef[] {
+  return deps.resources.flatMap((resource) => resourceRoutes(deps, resource));
+}
+
+/** What the handlers of one resource share. */
+interface ResourceScope {
+  readonly deps: RestRouteDeps;
+  readonly resource: RestResource;
+  readonly table: string;
+  readonly pkCol: ColumnDef | undefined;
+  readonly visible: (table: string, column: string) => boolean;
+  /** The declared parent, for a parent-scoped resource. */
+  readonly under: RestResource['config']['under'];
+  /** The methods of the collection URI (with OPTIONS; empty when it serves none). */
+  readonly collection: string[];
+  /** The methods of the detail URI (with OPTIONS; empty when it serves none). */
+  readonly detail: string[];
+}
+
+/** One resource's routes: its actions first (`/<table>/<name>/` must win over the detail route `/<table>/:id`), then collection and detail. */
+function resourceRoutes(deps: RestRouteDeps, resource: RestResource): RouteDef[] {
+  const bulkExtra = resource.config.bulk
+    ? [...(resource.actions.has('Update') ? ['PATCH'] : []), ...(resource.actions.has('Delete') ? ['DELETE'] : [])]
+    : [];
+  const scope: ResourceScope = {
+    deps,
+    resource,
+    table: resource.model.table,
+    pkCol: columnOf(resource.model, resource.model.primaryKey),
+    visible: (t, c) => deps.resourceOf(t).policy.readable(c),
+    under: resource.config.under,
+    collection: allowedMethods(resource.actions, 'collection', bulkExtra),
+    detail: allowedMethods(resource.actions, 'detail'),
+  };
+  const base = collectionPath(deps.prefix, resource);
   const routes: RouteDef[] = [];
-  for (const resource of deps.resources) {
-    const table = resource.model.table;
-    const pkCol = columnOf(resource.model, resource.model.primaryKey);
-    const visible = (t: string, c: string) => deps.resourceOf(t).policy.readable(c);
-    const bulkExtra = resource.config.bulk
-      ? [...(resource.actions.has('Update') ? ['PATCH'] : []), ...(resource.actions.has('Delete') ? ['DELETE'] : [])]
-      : [];
-    const collection = allowedMethods(resource.actions, 'collection', bulkExtra);
-    const detail = allowedMethods(resource.actions, 'detail');
-    const under = resource.config.under;
-
-    /** The parent of a parent-scoped request: missing or uncoercible answers 404, never an empty list. */
-    const parentOf = async (req: HttpRequest): Promise<ParentScope | undefined> => {
-      if (!under) return undefined;
-      const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '');
-      const parentModel = deps.registry.require(under.parent);
-      return { column: under.fk, value: parent[parentModel.primaryKey] ?? null };
-    };
-
-    const collectionHandler = async (req: HttpRequest): Promise<HttpResponse> => {
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      if (method === 'OPTIONS') return { status: 204, headers: { Allow: collection.join(', ') } };
-      if (!collection.includes(method)) return methodNotAllowed(collection);
-      const identity = await req.identity(deps.backend);
-      await deps.throttle(resource, identity, req);
-      const parent = await parentOf(req);
-      if (method === 'POST') {
-        if (Array.isArray(req.body)) {
-          if (!resource.config.bulk) throw new DomainError('invalid_input', `bulk writes are not enabled on ${table}`);
-          return { status: 201, body: await deps.bulkCreate.execute(resource, identity, req.body, parent) };
-        }
-        return { status: 201, body: await deps.create.execute(resource, identity, req.body, parent) };
-      }
-      if (method === 'PATCH') return { status: 200, body: await deps.bulkUpdate.execute(resource, identity, req.body, parent) };
-      if (method === 'DELETE') {
-        await deps.bulkDelete.execute(resource, identity, req.body, parent);
-        return { status: 204 };
-      }
-      const query = parseListQuery(req.query, { registry: deps.registry, model: resource.model, visible });
-      const page = await deps.list.execute(resource, identity, query, parent);
-      const next = query.offset + query.limit < page.count && query.limit > 0 ? pageUrl(req, query.limit, query.offset + query.limit) : null;
-      const previous = query.offset > 0 ? pageUrl(req, query.limit, Math.max(0, query.offset - query.limit)) : null;
-      return { status: 200, body: { count: page.count, next, previous, results: page.results } };
-    };
-
-    const detailHandler = async (req: HttpRequest): Promise<HttpResponse> => {
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      if (method === 'OPTIONS') return { status: 204, headers: { Allow: detail.join(', ') } };
-      if (!detail.includes(method)) return methodNotAllowed(detail);
-      // An id that cannot be coerced to the key type cannot name a row: 404 (SPEC "Parent-scoped sub-resources" 7).
-      const id = pkCol ? parseTextValue(pkCol, req.params.id ?? '') : undefined;
-      if (id === undefined || id === null) throw new DomainError('not_found', `${table} not found`);
-      const identity = await req.identity(deps.backend);
-      await deps.throttle(resource, identity, req);
-      const parent = await parentOf(req);
-      if (method === 'GET') {
-        const params = req.query.include === undefined ? {} : { include: req.query.include };
-        const { include } = parseListQuery(params, { registry: deps.registry, model: resource.model, visible });
-        return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include, parent) };
-      }
-      if (method === 'DELETE') {
-        await deps.remove.execute(resource, identity, id, parent);
-        return { status: 204 };
-      }
-      return { status: 200, body: await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent) };
-    };
-
-    const base = collectionPath(deps.prefix, resource);
-    // Actions first: `/<table>/<name>/` must win over the detail route `/<table>/:id`.
-    for (const action of resource.config.actions ?? []) {
-      const allow = ['OPTIONS', action.method];
-      const handler = async (req: HttpRequest): Promise<HttpResponse> => {
-        if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: allow.join(', ') } };
-        if (req.method !== action.method && !(req.method === 'HEAD' && action.method === 'GET')) return methodNotAllowed(allow);
-        let id: ReturnType<typeof parseTextValue>;
-        if (action.scope === 'Detail') {
-          id = pkCol ? parseTextValue(pkCol, req.params.id ?? '') : undefined;
-          if (id === undefined || id === null) throw new DomainError('not_found', `${table} not found`);
-        }
-        const identity = await req.identity(deps.backend);
-        await deps.throttle(resource, identity, req);
-        const parent = await parentOf(req);
-        const result = await deps.runAction.execute(resource, action, {
-          identity,
-          body: req.body,
-          query: req.query,
-          ...(id !== undefined && id !== null ? { id } : {}),
-          ...(parent ? { parent } : {}),
-        });
-        return { status: result.status ?? 200, ...(result.body === undefined ? {} : { body: result.body }) };
-      };
-      const path = action.scope === 'Detail' ? `${base}/:id/${action.name}` : `${base}/${action.name}`;
-      routes.push({ method: 'ALL', path, body: 'json', handler });
-      routes.push({ method: 'ALL', path: `${path}/`, body: 'json', handler });
-    }
-    if (collection.length > 0) {
-      routes.push({ method: 'ALL', path: base, body: 'json', handler: collectionHandler });
-      routes.push({ method: 'ALL', path: `${base}/`, body: 'json', handler: collectionHandler });
-    }
-    if (detail.length > 0) routes.push({ method: 'ALL', path: `${base}/:id`, body: 'json', handler: detailHandler });
+  for (const action of resource.config.actions ?? []) {
+    const handler = actionHandler(scope, action);
+    const path = action.scope === 'Detail' ? `${base}/:id/${action.name}` : `${base}/${action.name}`;
+    routes.push({ method: 'ALL', path, body: 'json', handler });
+    routes.push({ method: 'ALL', path: `${path}/`, body: 'json', handler });
   }
+  if (scope.collection.length > 0) {
+    const handler = collectionHandler(scope);
+    routes.push({ method: 'ALL', path: base, body: 'json', handler });
+    routes.push({ method: 'ALL', path: `${base}/`, body: 'json', handler });
+  }
+  if (scope.detail.length > 0) routes.push({ method: 'ALL', path: `${base}/:id`, body: 'json', handler: detailHandler(scope) });
   return routes;
+}
+
+/** The caller, once the throttle let them through, and the parent of a parent-scoped request. */
+async function admit(scope: ResourceScope, req: HttpRequest): Promise<{ identity: Identity; parent: ParentScope | undefined }> {
+  const identity = await req.identity(scope.deps.backend);
+  await scope.deps.throttle(scope.resource, identity, req);
+  const parent = await parentOf(scope, req);
+  return { identity, parent };
+}
+
+/** The parent of a parent-scoped request: missing or uncoercible answers 404, never an empty list. */
+async function parentOf({ deps, under }: ResourceScope, req: HttpRequest): Promise<ParentScope | undefined> {
+  if (!under) return undefined;
+  const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '');
+  const parentModel = deps.registry.require(under.parent);
+  return { column: under.fk, value: parent[parentModel.primaryKey] ?? null };
+}
+
+/** The key in the URI. An id that cannot be coerced to the key type cannot name a row: 404 (SPEC "Parent-scoped sub-resources" 7). */
+function rowId({ pkCol, table }: ResourceScope, req: HttpRequest): Value {
+  const id = pkCol ? parseTextValue(pkCol, req.params.id ?? '') : undefined;
+  if (id === undefined || id === null) throw new DomainError('not_found', `${table} not found`);
+  return id;
+}
+
+/** `/<table>`: list (GET), create (POST, or bulk create with an array), bulk update (PATCH) and bulk delete (DELETE). */
+function collectionHandler(scope: ResourceScope): RouteDef['handler'] {
+  const { deps, resource, table, collection } = scope;
+  return async (req: HttpRequest): Promise<HttpResponse> => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method === 'OPTIONS') return { status: 204, headers: { Allow: collection.join(', ') } };
+    if (!collection.includes(method)) return methodNotAllowed(collection);
+    const { identity, parent } = await admit(scope, req);
+    if (method === 'POST') {
+      if (Array.isArray(req.body)) {
+        if (!resource.config.bulk) throw new DomainError('invalid_input', `bulk writes are not enabled on ${table}`);
+        return { status: 201, body: await deps.bulkCreate.execute(resource, identity, req.body, parent) };
+      }
+      return { status: 201, body: await deps.create.execute(resource, identity, req.body, parent) };
+    }
+    if (method === 'PATCH') return { status: 200, body: await deps.bulkUpdate.execute(resource, identity, req.body, parent) };
+    if (method === 'DELETE') {
+      await deps.bulkDelete.execute(resource, identity, req.body, parent);
+      return { status: 204 };
+    }
+    return listPage(scope, req, identity, parent);
+  };
+}
+
+/** One page of the list, with the URLs of the next and previous pages. */
+async function listPage({ deps, resource, visible }: ResourceScope, req: HttpRequest, identity: Identity, parent: ParentScope | undefined): Promise<HttpResponse> {
+  const query = parseListQuery(req.query, { registry: deps.registry, model: resource.model, visible });
+  const page = await deps.list.execute(resource, identity, query, parent);
+  const next = query.offset + query.limit < page.count && query.limit > 0 ? pageUrl(req, query.limit, query.offset + query.limit) : null;
+  const previous = query.offset > 0 ? pageUrl(req, query.limit, Math.max(0, query.offset - query.limit)) : null;
+  return { status: 200, body: { count: page.count, next, previous, results: page.results } };
+}
+
+/** `/<table>/:id`: retrieve (GET, with `include`), update (PUT, PATCH partial) and delete (DELETE). */
+function detailHandler(scope: ResourceScope): RouteDef['handler'] {
+  const { deps, resource, visible, detail } = scope;
+  return async (req: HttpRequest): Promise<HttpResponse> => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method === 'OPTIONS') return { status: 204, headers: { Allow: detail.join(', ') } };
+    if (!detail.includes(method)) return methodNotAllowed(detail);
+    const id = rowId(scope, req);
+    const { identity, parent } = await admit(scope, req);
+    if (method === 'GET') {
+      const params = req.query.include === undefined ? {} : { include: req.query.include };
+      const { include } = parseListQuery(params, { registry: deps.registry, model: resource.model, visible });
+      return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include, parent) };
+    }
+    if (method === 'DELETE') {
+      await deps.remove.execute(resource, identity, id, parent);
+      return { status: 204 };
+    }
+    return { status: 200, body: await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent) };
+  };
+}
+
+/** A custom action's URI: its one method (HEAD for GET) and OPTIONS; a Detail action names a row. */
+function actionHandler(scope: ResourceScope, action: ActionDef): RouteDef['handler'] {
+  const allow = ['OPTIONS', action.method];
+  return async (req: HttpRequest): Promise<HttpResponse> => {
+    if (req.method === 'OPTIONS') return { status: 204, headers: { Allow: allow.join(', ') } };
+    if (req.method !== action.method && !(req.method === 'HEAD' && action.method === 'GET')) return methodNotAllowed(allow);
+    const id = action.scope === 'Detail' ? rowId(scope, req) : undefined;
+    const { identity, parent } = await admit(scope, req);
+    const result = await scope.deps.runAction.execute(scope.resource, action, {
+      identity,
+      body: req.body,
+      query: req.query,
+      ...(id !== undefined && id !== null ? { id } : {}),
+      ...(parent ? { parent } : {}),
+    });
+    return { status: result.status ?? 200, ...(result.body === undefined ? {} : { body: result.body }) };
+  };
 }

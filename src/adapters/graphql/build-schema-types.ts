@@ -1,0 +1,117 @@
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, type GraphQLFieldConfig } from 'graphql';
+import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
+import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
+import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import type { GraphqlContext } from './build-schema.js';
+import { columnScalar } from './column-scalar.js';
+import { pageArg, pageSize } from './page-args.js';
+import type { ReadAccess } from './read-access.js';
+
+type Fields = Record<string, GraphQLFieldConfig<Row, GraphqlContext>>;
+
+/** What every object type is built from: the models, the access rules, and the types (filled before any field is read). */
+interface TypeScope {
+  readonly registry: ModelRegistry;
+  readonly access: ReadAccess;
+  readonly types: ReadonlyMap<string, GraphQLObjectType>;
+}
+
+const JsonScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v });
+
+function serialize(v: Value | undefined, col: ColumnDef): unknown {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (col.primary || col.references) return String(v);
+  return v;
+}
+
+/**
+ * One object type per exposed model, keyed by table: its visible columns, its foreign keys as
+ * relations (only where both ends are exposed, batched per request) and the rows pointing at it.
+ * Fields are resolved lazily, so relations may name any type of the map.
+ */
+export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], access: ReadAccess): Map<string, GraphQLObjectType> {
+  const types = new Map<string, GraphQLObjectType>();
+  const scope: TypeScope = { registry, access, types };
+  for (const model of models) types.set(model.table, objectType(scope, model));
+  return types;
+}
+
+function objectType(scope: TypeScope, model: ModelDef): GraphQLObjectType {
+  return new GraphQLObjectType<Row, GraphqlContext>({
+    name: typeName(model.table),
+    fields: () => {
+      const fields: Fields = {};
+      addColumnFields(scope, model, fields);
+      addReverseRelationFields(scope, model, fields);
+      return fields;
+    },
+  });
+}
+
+/** Each visible column, and after a foreign key its relation to the parent row. */
+function addColumnFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
+  for (const col of model.columns) {
+    if (!scope.access.visible(model, col)) continue;
+    fields[col.name] = columnField(scope, model, col);
+    const fk = col.references;
+    // A relation is traversable only when both ends are exposed (hiding the key severs it).
+    if (fk && scope.access.exposed(fk.table) && !fields[fk.relation]) {
+      fields[fk.relation] = parentField(scope, scope.registry.require(fk.table), col);
+    }
+  }
+}
+
+/** A column's field: nullable when the column is or when it is private (read as null unless unlocked). */
+function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  const unlock = scope.access.unlockOf(model, col);
+  const nullable = col.nullable || col.private;
+  const type = columnScalar(col, JsonScalar);
+  return {
+    type: nullable ? type : new GraphQLNonNull(type),
+    resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)),
+  };
+}
+
+/** The row a foreign key points at, read through the per-request loader. */
+function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  return {
+    type: scope.types.get(target.table) as GraphQLObjectType,
+    resolve: async (row, _args, ctx) => {
+      const id = row[col.name];
+      if (id === null || id === undefined) return null;
+      scope.access.checkGate(target.table, ctx.identity);
+      return ctx.loaders.byId(target.table).load(id);
+    },
+  };
+}
+
+/** The exposed rows whose visible foreign key points at this model (`posts`, or `authorPosts` when several keys do). */
+function addReverseRelationFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
+  for (const ref of scope.registry.reverseRelations(model.table)) {
+    if (!scope.access.exposed(ref.table)) continue;
+    const child = scope.registry.require(ref.table);
+    const fkCol = child.columns.find((c) => c.name === ref.column) as ColumnDef;
+    if (!scope.access.visible(child, fkCol)) continue;
+    const name = childrenFieldName(model, child, fkCol, ref);
+    if (fields[name]) continue;
+    fields[name] = childrenField(scope, model, child, ref);
+  }
+}
+
+function childrenFieldName(model: ModelDef, child: ModelDef, fkCol: ColumnDef, ref: ReverseRelation): string {
+  const several = child.columns.filter((c) => c.references?.table === model.table).length > 1;
+  const base = plural(fieldName(child.table));
+  return several ? `${fkCol.references?.relation ?? ref.column}${typeName(base)}` : base;
+}
+
+function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: ReverseRelation): GraphQLFieldConfig<Row, GraphqlContext> {
+  return {
+    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(child.table) as GraphQLObjectType))),
+    args: { limit: pageArg('Most rows per parent') },
+    resolve: async (row, args: { limit?: number | null }, ctx) => {
+      scope.access.checkGate(child.table, ctx.identity);
+      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit)).load(row[model.primaryKey] ?? null);
+    },
+  };
+}
