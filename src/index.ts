@@ -52,7 +52,7 @@ export type { CrudAction, PermissionClass, PermissionAction, PermissionDecision,
 export type { ResourceConfig, ActionDef, ActionContext, ActionResult, ActionTools } from './application/rest/resource-config.js';
 export { DEFAULT_BLOCKLIST } from './domain/rest/exposure.js';
 export { openapi, type OpenApiPlugin, type OpenApiOptions } from './composition/plugins/openapi.js';
-export type { OpenApiDocument, OpenApiInfo } from './application/openapi/build-openapi-document.js';
+export type { OpenApiDocument, OpenApiInfo } from './adapters/openapi/build-openapi-document.js';
 export type { RestServed } from './application/rest/rest-served.js';
 export {
   writeNestedTree,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../application/openapi/build-openapi-document.js';
+import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../adapters/openapi/build-openapi-document.js';
 import { REST_SERVED, type RestServed } from '../../application/rest/rest-served.js';
 import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
 import { escapeHtml } from '../../adapters/http-koa/safe-html.js';

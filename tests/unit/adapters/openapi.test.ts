@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, typeNameOf, type OpenApiDocument } from '../../../src/application/openapi/build-openapi-document.js';
+import { buildOpenApiDocument, typeNameOf, type OpenApiDocument } from '../../../src/adapters/openapi/build-openapi-document.js';
 import { restResource, type RestResource } from '../../../src/application/rest/rest-resource.js';
 import type { RestServed } from '../../../src/application/rest/rest-served.js';
 import { c, defineModel } from '../../../src/domain/model/index.js';

@@ -1,7 +1,7 @@
 import type { ColumnDef, ColumnType } from '../../domain/model/types.js';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from '../../domain/rest/list-query.js';
 import { ERROR_CODES } from '../../domain/errors/codes.js';
-import type { RestResource } from '../rest/rest-resource.js';
+import type { RestResource } from '../../application/rest/rest-resource.js';
 
 /** A JSON object of the document (a schema, an operation, a response, ...). */
 export type Json = Record<string, unknown>;

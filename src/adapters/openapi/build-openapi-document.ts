@@ -1,7 +1,7 @@
 import { MAX_INCLUDE_HOPS, RESERVED_LIST_PARAMS } from '../../domain/rest/list-query.js';
 import { allowedMethods } from '../../domain/rest/view-scope.js';
-import type { RestResource } from '../rest/rest-resource.js';
-import type { RestServed } from '../rest/rest-served.js';
+import type { RestResource } from '../../application/rest/rest-resource.js';
+import type { RestServed } from '../../application/rest/rest-served.js';
 import { batch, bulkDeleteBody, WriteSchemas, type WriteBodies } from './openapi-inputs.js';
 import { errorResponseComponents, operation, type Gate } from './openapi-operations.js';
 import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, SHARED_PARAMETERS, type Json, type Names } from './openapi-schemas.js';
@@ -136,18 +136,51 @@ function nestedTables(resource: RestResource, served: RestServed): RestResource[
   return out;
 }
 
+/** What the operations of one resource share: its names, bodies, notes, path and parameters. */
+interface PathContext {
+  readonly resource: RestResource;
+  readonly names: Names;
+  readonly bodies: WriteBodies;
+  readonly n: ReturnType<typeof notes>;
+  readonly include: Json;
+  readonly scoped: readonly string[];
+  readonly base: string;
+  readonly parentParam: readonly Json[];
+  readonly idParam: Json;
+  readonly row: (description: string) => Json;
+  readonly rows: (description: string) => Json;
+}
+
 function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies, served: RestServed): Record<string, Json> {
   const table = resource.model.table;
-  const n = notes(resource, served);
-  const collection = allowedMethods(resource.actions, 'collection');
-  const detail = allowedMethods(resource.actions, 'detail');
-  const include = includeParameter(resource);
-  const row = (description: string) => ({ description, content: json(ref('schemas', names.read)) });
-  const rows = (description: string) => ({ description, content: json({ type: 'array', items: ref('schemas', names.read) }) });
   const under = resource.config.under;
-  const scoped = under ? ['404'] : [];
+  const ctx: PathContext = {
+    resource,
+    names,
+    bodies,
+    n: notes(resource, served),
+    include: includeParameter(resource),
+    scoped: under ? ['404'] : [],
+    base: under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`,
+    parentParam: under ? [{ name: 'parent_id', in: 'path', required: true, description: `The key of the ${under.parent} row`, schema: keySchema(pkOf(served.resourceOf(under.parent))) }] : [],
+    idParam: { name: 'id', in: 'path', required: true, description: `The key of the ${table} row`, schema: keySchema(pkOf(resource)) },
+    row: (description) => ({ description, content: json(ref('schemas', names.read)) }),
+    rows: (description) => ({ description, content: json({ type: 'array', items: ref('schemas', names.read) }) }),
+  };
   const paths: Record<string, Json> = {};
+  const coll = { ...listAndCreate(ctx), ...bulkChanges(ctx) };
+  if (Object.keys(coll).length > 0) paths[ctx.base] = ctx.parentParam.length > 0 ? { parameters: ctx.parentParam, ...coll } : coll;
+  // In the order get, put, patch, delete.
+  const { get, delete: del } = detailReads(ctx);
+  const det = { ...(get ? { get } : {}), ...detailWrites(ctx), ...(del ? { delete: del } : {}) };
+  if (Object.keys(det).length > 0) paths[`${ctx.base}/{id}`] = { parameters: [...ctx.parentParam, ctx.idParam], ...det };
+  return { ...paths, ...actionPaths(ctx) };
+}
 
+/** GET (list) and POST (create, or a batch with bulk) on the collection. */
+function listAndCreate({ resource, names, bodies, n, include, scoped, row }: PathContext): Json {
+  const table = resource.model.table;
+  const collection = allowedMethods(resource.actions, 'collection');
   const coll: Json = {};
   if (collection.includes('GET')) {
     const parameters = [ref('parameters', 'limit'), ref('parameters', 'offset'), orderingParameter(resource), ref('parameters', 'search'), include, fieldsParameter(resource), ...filterParameters(resource)];
@@ -175,7 +208,15 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       errors: scoped,
     });
   }
-  if (bulk && resource.actions.has('Update')) {
+  return coll;
+}
+
+/** PATCH and DELETE of several rows on the collection (bulk resources). */
+function bulkChanges({ resource, names, bodies, n, rows }: PathContext): Json {
+  const table = resource.model.table;
+  const coll: Json = {};
+  if (resource.config.bulk !== true) return coll;
+  if (resource.actions.has('Update')) {
     coll.patch = operation(resource, {
       id: `bulkUpdate${names.base}`,
       summary: `Change several ${table} rows`,
@@ -186,7 +227,7 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       errors: ['404'],
     });
   }
-  if (bulk && resource.actions.has('Delete')) {
+  if (resource.actions.has('Delete')) {
     coll.delete = operation(resource, {
       id: `bulkDelete${names.base}`,
       summary: `Delete several ${table} rows`,
@@ -197,11 +238,13 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       errors: ['404', '409'],
     });
   }
-  const base = under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`;
-  const parentParam = under ? [{ name: 'parent_id', in: 'path', required: true, description: `The key of the ${under.parent} row`, schema: keySchema(pkOf(served.resourceOf(under.parent))) }] : [];
-  const idParam = { name: 'id', in: 'path', required: true, description: `The key of the ${table} row`, schema: keySchema(pkOf(resource)) };
-  if (Object.keys(coll).length > 0) paths[base] = parentParam.length > 0 ? { parameters: parentParam, ...coll } : coll;
+  return coll;
+}
 
+/** GET and DELETE of one row. */
+function detailReads({ resource, names, n, include, row }: PathContext): Json {
+  const table = resource.model.table;
+  const detail = allowedMethods(resource.actions, 'detail');
   const det: Json = {};
   if (detail.includes('GET')) {
     det.get = operation(resource, {
@@ -214,28 +257,6 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       errors: ['400', '404'],
     });
   }
-  if (detail.includes('PUT')) {
-    det.put = operation(resource, {
-      id: `update${names.base}`,
-      summary: `Replace one ${table} row`,
-      description: `Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. The key comes from the URL: a different key in the body answers 400.${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
-      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
-      body: bodies.replace,
-      success: ['200', row('The updated row')],
-      errors: ['404'],
-    });
-  }
-  if (detail.includes('PATCH')) {
-    det.patch = operation(resource, {
-      id: `partialUpdate${names.base}`,
-      summary: `Change some columns of one ${table} row`,
-      description: `Changes only the columns named and answers the re-read row. The key comes from the URL: a different key in the body answers 400.${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
-      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
-      body: bodies.patch,
-      success: ['200', row('The updated row')],
-      errors: ['404'],
-    });
-  }
   if (detail.includes('DELETE')) {
     det.delete = operation(resource, {
       id: `delete${names.base}`,
@@ -246,28 +267,62 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
       errors: ['404', '409'],
     });
   }
-  if (Object.keys(det).length > 0) paths[`${base}/{id}`] = { parameters: [...parentParam, idParam], ...det };
+  return det;
+}
 
-  // SPEC "Custom actions and their schemas" 4: every action is published, input as the requestBody, output as the 200.
+/** PUT and PATCH of one row. */
+function detailWrites({ resource, names, bodies, n, row }: PathContext): Json {
+  const table = resource.model.table;
+  const detail = allowedMethods(resource.actions, 'detail');
+  const det: Json = {};
+  const keyFromUrl = 'The key comes from the URL: a different key in the body answers 400.';
+  if (detail.includes('PUT')) {
+    det.put = operation(resource, {
+      id: `update${names.base}`,
+      summary: `Replace one ${table} row`,
+      description: `Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. ${keyFromUrl}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      body: bodies.replace,
+      success: ['200', row('The updated row')],
+      errors: ['404'],
+    });
+  }
+  if (detail.includes('PATCH')) {
+    det.patch = operation(resource, {
+      id: `partialUpdate${names.base}`,
+      summary: `Change some columns of one ${table} row`,
+      description: `Changes only the columns named and answers the re-read row. ${keyFromUrl}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      body: bodies.patch,
+      success: ['200', row('The updated row')],
+      errors: ['404'],
+    });
+  }
+  return det;
+}
+
+/** SPEC "Custom actions and their schemas" 4: every action is published, input as the requestBody, output as the 200. */
+function actionPaths({ resource, names, n, scoped, base, parentParam, idParam }: PathContext): Record<string, Json> {
+  const paths: Record<string, Json> = {};
   for (const action of resource.config.actions ?? []) {
-    const path = action.scope === 'Detail' ? `${base}/{id}/${action.name}` : `${base}/${action.name}`;
+    const detail = action.scope === 'Detail';
     const gated = action.permission ? { ...resource, permission: action.permission } : resource;
-    const kind = action.method === 'GET' ? 'read' : action.scope === 'Detail' ? 'change' : 'add';
+    const kind = action.method === 'GET' ? 'read' : detail ? 'change' : 'add';
     const op = operation(gated, {
       id: `${action.name}${names.base}`,
-      summary: action.summary ?? `${action.name} (${action.scope === 'Detail' ? 'one row' : 'collection'} action)`,
+      summary: action.summary ?? `${action.name} (${detail ? 'one row' : 'collection'} action)`,
       description:
-        `Custom ${action.scope === 'Detail' ? 'detail' : 'list'} action \`${action.name}\` of ${table}.` +
+        `Custom ${detail ? 'detail' : 'list'} action \`${action.name}\` of ${resource.model.table}.` +
         (action.input ? ' The body is checked against the input schema before the handler runs (400 naming the offending field).' : '') +
-        (action.scope === 'Detail' ? ' A key that names no visible row answers 404.' : '') +
+        (detail ? ' A key that names no visible row answers 404.' : '') +
         n.under,
       gates: [[gated, kind]],
       ...(action.input ? { body: action.input as Json } : {}),
       success: ['200', { description: 'The action result', ...(action.output ? { content: json(action.output as Json) } : {}) }],
-      errors: ['400', ...(action.scope === 'Detail' ? ['404'] : scoped)],
+      errors: ['400', ...(detail ? ['404'] : scoped)],
     });
-    const params = [...parentParam, ...(action.scope === 'Detail' ? [idParam] : [])];
-    paths[path] = { ...(params.length > 0 ? { parameters: params } : {}), [action.method.toLowerCase()]: op };
+    const params = [...parentParam, ...(detail ? [idParam] : [])];
+    paths[detail ? `${base}/{id}/${action.name}` : `${base}/${action.name}`] = { ...(params.length > 0 ? { parameters: params } : {}), [action.method.toLowerCase()]: op };
   }
   return paths;
 }

@@ -1,6 +1,6 @@
 import { ANONYMOUS } from '../../domain/auth/identity.js';
 import type { PermissionAction, PermissionDecision } from '../../domain/rest/resource-config.js';
-import type { RestResource } from '../rest/rest-resource.js';
+import type { RestResource } from '../../application/rest/rest-resource.js';
 import { json, ref, type Json } from './openapi-schemas.js';
 
 /*

@@ -1,10 +1,10 @@
 import type { ColumnDef } from '../../domain/model/types.js';
-import { MAX_BATCH } from '../rest/bulk-writes.js';
-import { MAX_LINKS } from '../rest/m2m-links.js';
-import { MAX_NESTED_NODES } from '../rest/nested-tree.js';
-import type { RestResource } from '../rest/rest-resource.js';
-import type { RestServed } from '../rest/rest-served.js';
-import { requiredForReplace } from '../write/update-record.js';
+import { MAX_BATCH } from '../../application/rest/bulk-writes.js';
+import { MAX_LINKS } from '../../application/rest/m2m-links.js';
+import { MAX_NESTED_NODES } from '../../application/rest/nested-tree.js';
+import type { RestResource } from '../../application/rest/rest-resource.js';
+import type { RestServed } from '../../application/rest/rest-served.js';
+import { requiredForReplace } from '../../application/write/update-record.js';
 import { columnSchema, isGeneratedKey, keySchema, ref, reserveName, typeNameOf, type Json, type Names } from './openapi-schemas.js';
 
 /*

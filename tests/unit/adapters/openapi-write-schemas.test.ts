@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../src/application/openapi/build-openapi-document.js';
+import { buildOpenApiDocument } from '../../../src/adapters/openapi/build-openapi-document.js';
 import type { ResourceConfig } from '../../../src/application/rest/resource-config.js';
 import { restResource, type RestResource } from '../../../src/application/rest/rest-resource.js';
 import type { RestServed } from '../../../src/application/rest/rest-served.js';
