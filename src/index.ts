@@ -24,6 +24,7 @@ export type { HealthCheck, HealthCheckResult } from './ports/health-check.js';
 export type { HttpRequest, HttpResponse, RouteDef } from './adapters/http-koa/http-route.js';
 export { createApp, PorticoApp, type AppOptions } from './composition/portico-app.js';
 export type { Plugin, PluginContext, EndpointEntry } from './composition/plugin.js';
+export { TOKENS, token, type Token, type Resolve, type AppSettings } from './composition/tokens.js';
 export { health, type HealthPlugin, type HealthOptions } from './composition/plugins/health.js';
 export { parseDatabaseUrl, describeDatabase, DatabaseUrlError, type DatabaseConfig } from './adapters/persistence/database-url.js';
 export { sessions } from './composition/plugins/sessions.js';

@@ -17,6 +17,7 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { NamedCheck } from '../application/check-readiness.js';
+import type { Resolve, Token } from './tokens.js';
 
 /** An entry of the API root's `endpoints` list (SPEC "API root document"); `url` is added per request. */
 export interface EndpointEntry {
@@ -27,7 +28,10 @@ export interface EndpointEntry {
   readonly label: string;
 }
 
-/** What a plugin receives when the app starts. */
+/**
+ * What a plugin receives when the app starts. The common ports are properties; everything the
+ * container holds is reachable through `get` with a typed token (`TOKENS` in `tokens.ts`).
+ */
 export interface PluginContext {
   readonly registry: ModelRegistry;
   readonly store: RecordStore;
@@ -56,10 +60,18 @@ export interface PluginContext {
   endpoints(): readonly EndpointEntry[];
   /** Sets how the app identifies callers (`HttpRequest.identity()`); the last call wins. */
   authenticate(backend: AuthBackend): void;
-  /** Shares a service with plugins installed later (for example `sessions`, `tokens`). */
-  provide<T>(key: string, value: T): void;
-  /** A service a plugin installed earlier provided, or undefined. */
-  lookup<T>(key: string): T | undefined;
+  /**
+   * The service bound to `token` in the app's container: a port (`TOKENS.Store`), a use case
+   * (`TOKENS.LogIn`) or what an earlier plugin bound (`TOKENS.Sessions`, `TOKENS.RestServed`).
+   * Throws when nothing is bound to it.
+   */
+  get<T>(token: Token<T>): T;
+  /** Like `get`, or undefined when nothing is bound to `token` (an optional plugin is not mounted). */
+  getOptional<T>(token: Token<T>): T | undefined;
+  /** Binds `value` to `token` for this plugin and those installed after it; a token is bound once. */
+  bind<T>(token: Token<T>, value: NoInfer<T>): void;
+  /** Binds `token` to a factory, run once on the first `get`, that resolves its dependencies with `get`. */
+  bindFactory<T>(token: Token<T>, build: (get: Resolve) => NoInfer<T>): void;
   /** The app secret (signing CSRF tokens, keying stored codes). */
   readonly secret: string;
   /** True when NODE_ENV is production (Secure cookies, HSTS). */

@@ -1,33 +1,25 @@
 import type { Server } from 'node:http';
-import { Server as NetServer, type AddressInfo } from 'node:net';
+import { Server as NetServer } from 'node:net';
 import type Koa from 'koa';
 import type { Container } from 'inversify';
 import type { NamedCheck } from '../application/check-readiness.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
-import { randomBytes } from 'node:crypto';
-import type { TokenManager } from '../application/auth/token-manager.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
-import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
-import { connectRedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
-import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
-import { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import { ModelRegistry } from '../domain/model/model-registry.js';
-import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
-import type { Mailer } from '../ports/mailer.js';
-import type { MailTemplates } from '../ports/mail-templates.js';
-import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
-import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
-import { buildContainer, TOKENS, type Overrides } from './container.js';
-import type { EndpointEntry, Plugin, PluginContext } from './plugin.js';
+import { buildContainer, type Overrides } from './container.js';
+import type { EndpointEntry, Plugin } from './plugin.js';
+import { createPluginContext, type BootHooks } from './plugin-context.js';
+import { TOKENS, type Token } from './tokens.js';
+import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
 /** Options of `createApp`. */
 export interface AppOptions extends Overrides {
@@ -77,8 +69,7 @@ export class PorticoApp {
   private starting?: Promise<void>;
   private readonly checks: NamedCheck[] = [];
   private readonly advertised: EndpointEntry[] = [];
-  private readonly services = new Map<string, unknown>();
-  private readonly onClose: (() => Promise<void>)[] = [];
+  private closed = false;
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
@@ -108,7 +99,7 @@ export class PorticoApp {
   }
 
   get logger(): Logger {
-    return this.service<Logger>(TOKENS.Logger);
+    return this.fromContainer(TOKENS.Logger);
   }
 
   /**
@@ -116,11 +107,11 @@ export class PorticoApp {
    * application topics (`subscribe`/`publish`; a publish inside a transaction waits for its commit).
    */
   get events(): EventBus {
-    return this.service<EventBus>(TOKENS.Events);
+    return this.fromContainer(TOKENS.Events);
   }
 
   get hasher(): PasswordHasher {
-    return this.service<PasswordHasher>(TOKENS.Hasher);
+    return this.fromContainer(TOKENS.Hasher);
   }
 
   /** Every migration of the app, in ledger order: Portico's own, the plugins', then the app's. */
@@ -133,12 +124,23 @@ export class PorticoApp {
     return [...BUILTIN_MIGRATIONS, ...this.plugins.flatMap((p) => p.migrations ?? []), ...app];
   }
 
-  /** Builds the registry and opens the database; rejects with DatabaseUnavailable when it cannot be reached. */
+  /**
+   * Builds the registry and the container, then opens the database; rejects with an Error when a
+   * backend choice is impossible (before anything is opened) and with DatabaseUnavailable when the
+   * database cannot be reached.
+   */
   async open(): Promise<void> {
     if (this.database) return;
     this.registryValue = ModelRegistry.build([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? []), ...(this.options.models ?? [])]);
-    this.container = buildContainer(this.options.database, this.registryValue, this.migrationDefs(), this.options);
-    this.database = await this.container.getAsync<Database>(TOKENS.Database);
+    const { secret, production, bodyLimit } = this.options;
+    this.container = buildContainer({
+      url: this.options.database,
+      registry: this.registryValue,
+      migrations: this.migrationDefs(),
+      overrides: this.options,
+      settings: { ...(secret !== undefined ? { secret } : {}), ...(production !== undefined ? { production } : {}), ...(bodyLimit !== undefined ? { bodyLimit } : {}) },
+    });
+    this.database = await resolveAsync(this.container, TOKENS.Database);
   }
 
   /** Applies pending migrations; returns the names applied. */
@@ -156,32 +158,17 @@ export class PorticoApp {
   private async boot(): Promise<void> {
     await this.open();
     if (this.options.autoMigrate) await this.migrate();
-    const routes: RouteDef[] = [];
-    const middleware: Koa.Middleware[] = [];
-    const production = this.options.production ?? process.env.NODE_ENV === 'production';
-    const secret = this.options.secret ?? process.env.PORTICO_SECRET ?? randomBytes(32).toString('base64url');
-    if (!this.options.secret && !process.env.PORTICO_SECRET && production) {
+    const container = this.required(this.container, 'container');
+    // Connects the Redis throttle store when that is the choice; every later resolution is synchronous.
+    await resolveAsync(container, TOKENS.ThrottleStore);
+    const settings = resolve(container, TOKENS.Settings);
+    if (!this.options.secret && !process.env.PORTICO_SECRET && settings.production) {
       this.logger.warn({}, 'no secret configured: CSRF tokens and codes are keyed by a random per-process secret');
     }
-    const bodyLimit = this.options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    const ctx: PluginContext = {
-      registry: this.registry,
-      store: this.store,
-      events: this.service<EventBus>(TOKENS.Events),
-      clock: this.service<Clock>(TOKENS.Clock),
-      random: this.service<RandomSource>(TOKENS.Random),
-      hasher: this.hasher,
-      logger: this.logger,
-      migrations: this.db,
-      mailer: this.service<Mailer>(TOKENS.Mailer),
-      templates: this.service<MailTemplates>(TOKENS.MailTemplates),
-      throttleStore: await this.throttleStore(),
-      secret,
-      production,
-      bodyLimit,
+    const routes: RouteDef[] = [];
+    const middleware: Koa.Middleware[] = [];
+    const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
-      provide: (key, value) => void this.services.set(key, value),
-      lookup: <T>(key: string) => this.services.get(key) as T | undefined,
       onListen: (fn) => void this.listenHooks.push(fn),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
@@ -191,16 +178,16 @@ export class PorticoApp {
       advertise: (entry) => void this.advertised.push(entry),
       endpoints: () => this.advertised,
     };
-    for (const plugin of this.plugins) await plugin.install(ctx);
+    for (const plugin of this.plugins) await plugin.install(createPluginContext(container, plugin, hooks));
+    const tokens = resolveOptional(container, TOKENS.BearerTokens);
     this.koa = buildKoaApp({
       logger: this.logger,
       routes,
       middleware,
       inFlight: this.inFlight,
-      bodyLimit,
-      idempotency: new IdempotentRequests(this.store, this.service<Clock>(TOKENS.Clock)),
-      identify: (backend, sources) =>
-        resolveIdentity(backend ?? this.authBackend, { ...sources, tokens: this.services.get('tokens') as TokenManager | undefined }),
+      bodyLimit: settings.bodyLimit,
+      idempotency: resolve(container, TOKENS.IdempotentRequests),
+      identify: (backend, sources) => resolveIdentity(backend ?? this.authBackend, { ...sources, tokens }),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
       ...(this.options.logRequests !== undefined ? { logRequests: this.options.logRequests } : {}),
     });
@@ -231,7 +218,8 @@ export class PorticoApp {
       const stop = hook(server);
       if (stop) this.beforeServerClose.push(stop);
     }
-    const address = server.address() as AddressInfo;
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error(`the server listens on ${String(address)}, not a TCP port`);
     return { port: address.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
   }
 
@@ -244,7 +232,8 @@ export class PorticoApp {
    * Graceful shutdown: drains (readiness 503, every response `Connection: close`), keeps serving
    * for `drainMs` so that keep-alive clients finish on a clean close and a load balancer notices,
    * stops accepting connections, waits (up to `graceMs`) for requests in flight, including those
-   * whose client has already gone, then closes the database.
+   * whose client has already gone, then releases the container (closing the database and the
+   * Redis connection of the throttle store).
    */
   async close(graceMs = 10_000, drainMs = 0): Promise<void> {
     this.drain();
@@ -273,25 +262,13 @@ export class PorticoApp {
     }
     const deadline = Date.now() + graceMs;
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const fn of this.onClose.splice(0)) await fn();
-    await this.database?.close();
+    this.closed = true;
+    await this.container?.unbindAll();
   }
 
-  /** The configured throttle store; the database and Redis stores share budgets across processes. */
-  private async throttleStore(): Promise<ThrottleStore> {
-    const choice = this.options.throttleStore;
-    const sql = this.db.sql;
-    if (choice === 'database' && sql) return new SqlThrottleStore(sql.knex, sql.dialect, this.service<Clock>(TOKENS.Clock));
-    if (typeof choice === 'object' && 'redis' in choice) {
-      const redis = await connectRedisThrottleStore(choice.redis);
-      this.onClose.push(redis.close);
-      return redis.store;
-    }
-    return this.service<ThrottleStore>(TOKENS.Throttle);
-  }
-
-  private service<T>(token: symbol): T {
-    return this.required(this.container, 'container').get<T>(token);
+  private fromContainer<T>(token: Token<T>): T {
+    if (this.closed) throw new Error('the app is closed');
+    return resolve(this.required(this.container, 'container'), token);
   }
 
   private required<T>(value: T | undefined, what: string): T {

@@ -1,19 +1,14 @@
 import type { RestResource } from './rest-resource.js';
 
 /**
- * The service key under which the REST plugin shares what it serves (`ctx.provide`), for
- * plugins mounted after it (the OpenAPI plugin).
- */
-export const REST_SERVED = 'rest.served';
-
-/**
  * What the REST layer serves, resolved once at boot: its mount point, every served resource
  * (after the exposure rules, with views, field policy and permission resolved) and the policy
- * lookup `?include` uses, which also answers for tables REST does not serve.
+ * lookup `?include` uses, which also answers for tables REST does not serve. The REST plugin
+ * binds it to `TOKENS.RestServed` for plugins mounted after it (the OpenAPI plugin).
  *
  * @example
- * const served = ctx.lookup<RestServed>(REST_SERVED);
- * served?.resources.map((r) => `${served.prefix}/${r.model.table}/`); // ['/api/author/', ...]
+ * const served = ctx.get(TOKENS.RestServed);
+ * served.resources.map((r) => `${served.prefix}/${r.model.table}/`); // ['/api/author/', ...]
  */
 export interface RestServed {
   /** The REST mount point without a trailing slash (`/api`, or `''` at the bare root). */

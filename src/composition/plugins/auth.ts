@@ -1,15 +1,10 @@
-import { IssueVerificationCode } from '../../application/auth/issue-verification-code.js';
-import { LogIn } from '../../application/auth/log-in.js';
-import { ResendVerification } from '../../application/auth/resend-verification.js';
-import { SignUp } from '../../application/auth/sign-up.js';
-import { ThrottleGate } from '../../application/auth/throttle-gate.js';
-import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
-import { VerifyEmail } from '../../application/auth/verify-email.js';
+import type { TokenCacheOptions } from '../../application/auth/token-manager.js';
 import { bearerAuthentication, chainAuthentication, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { formAuthRoutes } from '../../adapters/http-koa/routes/form-auth-routes.js';
 import { jsonAuthRoutes } from '../../adapters/http-koa/routes/json-auth-routes.js';
 import type { Plugin } from '../plugin.js';
-import { PROTECTED_PREFIXES } from './security.js';
+import { TOKENS } from '../tokens.js';
+import { bindAuthUseCases } from './auth-bindings.js';
 
 export interface AuthOptions {
   /** Prefix of the form routes (default `/auth`). */
@@ -41,35 +36,25 @@ export function auth(options: AuthOptions = {}): Plugin {
   return {
     name: 'auth',
     install(ctx) {
-      if (!ctx.lookup('sessions')) throw new Error('the auth plugin needs sessions() mounted before it');
-      const requireVerifiedEmail = options.requireVerifiedEmail ?? false;
-      const throttle = new ThrottleGate(ctx.throttleStore, options.throttle ?? true);
-      const tokens = new TokenManager(ctx.store, ctx.random, ctx.clock, options.tokenCache);
-      let dummy: Promise<string> | undefined;
-      const dummyHash = () => (dummy ??= ctx.hasher.hash(Buffer.from(ctx.random.bytes(24)).toString('base64url')));
-      void dummyHash().catch((err: unknown) => ctx.logger.error({ err }, 'could not prepare the dummy hash'));
-      const issueCode = new IssueVerificationCode({
-        store: ctx.store,
-        clock: ctx.clock,
-        random: ctx.random,
-        mailer: ctx.mailer,
-        templates: ctx.templates,
-        secret: ctx.secret,
+      if (!ctx.getOptional(TOKENS.Sessions)) throw new Error('the auth plugin needs sessions() mounted before it');
+      bindAuthUseCases(ctx, {
+        requireVerifiedEmail: options.requireVerifiedEmail ?? false,
+        throttle: options.throttle ?? true,
+        ...(options.tokenCache ? { tokenCache: options.tokenCache } : {}),
       });
-      const logIn = new LogIn({ store: ctx.store, hasher: ctx.hasher, throttle, clock: ctx.clock, requireVerifiedEmail, dummyHash });
-      const signUp = new SignUp({ store: ctx.store, hasher: ctx.hasher, throttle, issueCode, requireVerifiedEmail });
-      ctx.provide('tokens', tokens);
-      ctx.provide(PROTECTED_PREFIXES, [...(ctx.lookup<string[]>(PROTECTED_PREFIXES) ?? []), formPrefix]);
+      ctx.get(TOKENS.CsrfProtectedPrefixes).add(formPrefix);
       ctx.authenticate(options.authenticate ?? chainAuthentication(sessionAuthentication(), bearerAuthentication()));
+      const logIn = ctx.get(TOKENS.LogIn);
+      const signUp = ctx.get(TOKENS.SignUp);
       for (const route of formAuthRoutes({ prefix: formPrefix, logIn, signUp })) ctx.route(route);
       const routes = jsonAuthRoutes({
         prefix: apiPrefix,
         store: ctx.store,
         logIn,
         signUp,
-        tokens,
-        verifyEmail: new VerifyEmail({ store: ctx.store, clock: ctx.clock, throttle, secret: ctx.secret }),
-        resend: new ResendVerification(ctx.store, throttle, issueCode),
+        tokens: ctx.get(TOKENS.BearerTokens),
+        verifyEmail: ctx.get(TOKENS.VerifyEmail),
+        resend: ctx.get(TOKENS.ResendVerification),
         background: (work) => void work.catch((err: unknown) => ctx.logger.error({ err }, 'background auth work failed')),
       });
       for (const route of routes) ctx.route(route);

@@ -11,10 +11,10 @@ import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
 import type { SessionManager } from '../../application/auth/session-manager.js';
-import type { TokenManager } from '../../application/auth/token-manager.js';
 import { cookieValue } from '../../adapters/http-koa/cookies.js';
 import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
 import type { Identity } from '../../domain/auth/identity.js';
+import { TOKENS } from '../tokens.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -152,18 +152,17 @@ export class GraphqlPlugin implements Plugin {
     // Queries and mutations are served on the subscription transports too, through the same pipeline.
     route(`${this.path}/sse`, graphqlOverSse(pipeline));
     ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL over SSE' });
-    ctx.onListen((server) =>
-      graphqlOverWebSocket(server, `${this.path}/ws`, pipeline, async (caller, signal) =>
+    ctx.onListen((server) => {
+      // Sessions and bearer tokens when sessions() and auth() are mounted (in any order: the app has started).
+      const sessions = ctx.getOptional(TOKENS.Sessions);
+      const tokens = ctx.getOptional(TOKENS.BearerTokens);
+      return graphqlOverWebSocket(server, `${this.path}/ws`, pipeline, async (caller, signal) =>
         contextFor(
-          await resolveIdentity(this.backend, {
-            authorization: caller.authorization,
-            session: readOnlySession(ctx.lookup<SessionManager>('sessions'), caller.cookie),
-            tokens: ctx.lookup<TokenManager>('tokens'),
-          }),
+          await resolveIdentity(this.backend, { authorization: caller.authorization, session: readOnlySession(sessions, caller.cookie), tokens }),
           signal,
         ),
-      ),
-    );
+      );
+    });
     ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL over WebSocket' });
   }
 

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../adapters/openapi/build-openapi-document.js';
-import { REST_SERVED, type RestServed } from '../../application/rest/rest-served.js';
 import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
 import { escapeHtml } from '../../adapters/http-koa/safe-html.js';
 import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
 
 export interface OpenApiOptions {
   /** Serve the document and Swagger UI (default: on in development, off in production). */
@@ -89,7 +89,7 @@ export class OpenApiPlugin implements Plugin {
   constructor(private readonly options: OpenApiOptions = {}) {}
 
   install(ctx: PluginContext): void {
-    const served = ctx.lookup<RestServed>(REST_SERVED);
+    const served = ctx.getOptional(TOKENS.RestServed);
     if (!served) throw new Error('openapi() must be mounted after rest()');
     if (!(this.options.enabled ?? !ctx.production)) return;
     const documentPath = this.options.path ?? `${served.prefix}/openapi.json`;

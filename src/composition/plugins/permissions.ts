@@ -2,6 +2,7 @@ import { CheckPermission } from '../../application/check-permission.js';
 import { GrantPermission } from '../../application/grant-permission.js';
 import type { Value } from '../../domain/model/types.js';
 import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
 
 /**
  * The permissions plugin: Django-style `has_perm` over the built-in permissions tables
@@ -20,10 +21,12 @@ export class PermissionsPlugin implements Plugin {
   private check: CheckPermission | undefined;
   private grant: GrantPermission | undefined;
 
-  /** Keeps the app's store; called by the app on start. */
+  /** Binds `TOKENS.CheckPermission` and `TOKENS.GrantPermission` on the app's store; called by the app on start. */
   install(ctx: PluginContext): void {
-    this.check = new CheckPermission(ctx.store);
-    this.grant = new GrantPermission(ctx.store);
+    ctx.bindFactory(TOKENS.CheckPermission, (get) => new CheckPermission(get(TOKENS.Store)));
+    ctx.bindFactory(TOKENS.GrantPermission, (get) => new GrantPermission(get(TOKENS.Store)));
+    this.check = ctx.get(TOKENS.CheckPermission);
+    this.grant = ctx.get(TOKENS.GrantPermission);
   }
 
   /**

@@ -1,17 +1,6 @@
-import { ThrottleGate } from '../../application/auth/throttle-gate.js';
-import { BulkCreate } from '../../application/rest/bulk-create.js';
-import { BulkDelete } from '../../application/rest/bulk-delete.js';
-import { BulkUpdate } from '../../application/rest/bulk-update.js';
-import { CreateRow } from '../../application/rest/create-row.js';
-import { DeleteRow } from '../../application/rest/delete-row.js';
-import { HydrateIncludes } from '../../application/rest/hydrate-includes.js';
-import { ListRows } from '../../application/rest/list-rows.js';
 import type { NestedSpec } from '../../application/rest/nested-tree.js';
-import { NestedWrites } from '../../application/rest/nested-writes.js';
 import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
-import { RetrieveRow } from '../../application/rest/retrieve-row.js';
-import { RunAction } from '../../application/rest/run-action.js';
-import { UpdateRow } from '../../application/rest/update-row.js';
+import type { RestServed } from '../../application/rest/rest-served.js';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { collectionPath, restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
 import { parseRate } from '../../domain/auth/throttle-rates.js';
@@ -20,6 +9,8 @@ import { isExposed } from '../../domain/rest/exposure.js';
 import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
 import type { ResourceConfig } from '../../application/rest/resource-config.js';
 import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
+import { bindRestUseCases } from './rest-bindings.js';
 
 export interface RestOptions {
   /** Mount point (default `/api`; `''` mounts at the bare root, where the API root index is not served). */
@@ -81,9 +72,42 @@ export class RestPlugin implements Plugin {
     return this;
   }
 
+  /** Binds `TOKENS.RestServed` and the REST use cases, then mounts the routes and the API root. */
   install(ctx: PluginContext): void {
-    const junctions = new Set(ctx.registry.all().flatMap((m) => m.manyToMany.map((rel) => rel.through)));
-    const exposure = { expose: this.exposed, exclude: this.excluded, junctions, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
+    this.checkConfigs(ctx);
+    const served = this.served(ctx);
+    ctx.bind(TOKENS.RestServed, served);
+    bindRestUseCases(ctx, new Map([...this.configs.values()].filter((c) => c.nested?.length).map((c) => [c.table, c.nested ?? []])) satisfies NestedSpec);
+    this.warnAboutAnonymousAccess(ctx, served.resources);
+    const throttle = ctx.get(TOKENS.RestThrottle);
+    const rates = new Map(served.resources.flatMap((r) => (r.config.throttle ? [[r.model.table, parseRate(r.config.throttle)] as const] : [])));
+    const routes = restRoutes({
+      prefix: this.prefix,
+      registry: ctx.registry,
+      resources: served.resources,
+      resourceOf: served.resourceOf,
+      backend: this.backend,
+      list: ctx.get(TOKENS.ListRows),
+      retrieve: ctx.get(TOKENS.RetrieveRow),
+      create: ctx.get(TOKENS.CreateRow),
+      update: ctx.get(TOKENS.UpdateRow),
+      remove: ctx.get(TOKENS.DeleteRow),
+      bulkCreate: ctx.get(TOKENS.BulkCreate),
+      bulkUpdate: ctx.get(TOKENS.BulkUpdate),
+      bulkDelete: ctx.get(TOKENS.BulkDelete),
+      runAction: ctx.get(TOKENS.RunAction),
+      store: ctx.store,
+      throttle: async (resource, identity, req) => {
+        const rate = rates.get(resource.model.table);
+        if (rate) await throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate);
+      },
+    });
+    for (const route of routes) ctx.route(route);
+    if (this.prefix !== '') this.mountApiRoot(ctx, served.resources);
+  }
+
+  /** Refuses configurations naming unknown tables, bad action names or foreign keys. */
+  private checkConfigs(ctx: PluginContext): void {
     for (const [table, config] of this.configs) {
       if (!ctx.registry.has(table)) throw new Error(`rest: resource(${table}) names no registered model`);
       const names = new Set<string>();
@@ -104,43 +128,24 @@ export class RestPlugin implements Plugin {
         }
       }
     }
-    const byTable = new Map<string, RestResource>(ctx.registry.all().map((m) => [m.table, restResource(m, this.configs.get(m.table))]));
-    // A table REST does not serve still has a policy for `?include` (its defaults, DESIGN §3).
-    const unserved = new Map(ctx.registry.all().map((m) => [m.table, restResource(m, undefined)]));
-    const served = ctx.registry.all().filter((m) => isExposed(m.table, exposure)).map((m) => byTable.get(m.table) as RestResource);
-    const servedTables = new Set(served.map((r) => r.model.table));
-    const resourceOf = (table: string): RestResource => (servedTables.has(table) ? byTable.get(table) : unserved.get(table)) as RestResource;
-    this.warnAboutAnonymousAccess(ctx, served);
+  }
 
-    const hydrate = new HydrateIncludes(ctx.store, ctx.registry, resourceOf);
-    const spec: NestedSpec = new Map([...this.configs.values()].filter((c) => c.nested?.length).map((c) => [c.table, c.nested ?? []]));
-    const nested = new NestedWrites(ctx.store, ctx.registry, spec, resourceOf);
-    const throttle = new ThrottleGate(ctx.throttleStore);
-    const rates = new Map(served.filter((r) => r.config.throttle).map((r) => [r.model.table, parseRate(r.config.throttle as string)]));
-    const routes = restRoutes({
-      prefix: this.prefix,
-      registry: ctx.registry,
-      resources: served,
-      resourceOf,
-      backend: this.backend,
-      list: new ListRows(ctx.store, hydrate),
-      retrieve: new RetrieveRow(ctx.store, hydrate),
-      create: new CreateRow(ctx.store, hydrate, nested),
-      update: new UpdateRow(ctx.store, hydrate, nested),
-      remove: new DeleteRow(ctx.store),
-      bulkCreate: new BulkCreate(ctx.store, hydrate),
-      bulkUpdate: new BulkUpdate(ctx.store, hydrate),
-      bulkDelete: new BulkDelete(ctx.store),
-      runAction: new RunAction(ctx.store),
-      store: ctx.store,
-      throttle: async (resource, identity, req) => {
-        const rate = rates.get(resource.model.table);
-        if (rate) await throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate);
-      },
-    });
-    for (const route of routes) ctx.route(route);
-    if (this.prefix !== '') this.mountApiRoot(ctx, served);
-    ctx.provide('rest.served', { prefix: this.prefix, resources: served, resourceOf });
+  /** What this plugin serves after the exposure rules, and the field policy of every table. */
+  private served(ctx: PluginContext): RestServed {
+    const models = ctx.registry.all();
+    const junctions = new Set(models.flatMap((m) => m.manyToMany.map((rel) => rel.through)));
+    const exposure = { expose: this.exposed, exclude: this.excluded, junctions, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
+    const configured = models.map((m) => restResource(m, this.configs.get(m.table)));
+    const resources = configured.filter((r) => isExposed(r.model.table, exposure));
+    const byTable = new Map(resources.map((r) => [r.model.table, r]));
+    // A table REST does not serve still has a policy for `?include` (its defaults, DESIGN §3).
+    const unserved = new Map(models.map((m) => [m.table, restResource(m, undefined)]));
+    const resourceOf = (table: string): RestResource => {
+      const resource = byTable.get(table) ?? unserved.get(table);
+      if (!resource) throw new Error(`rest: "${table}" names no registered model`);
+      return resource;
+    };
+    return { prefix: this.prefix, resources, resourceOf };
   }
 
   private mountApiRoot(ctx: PluginContext, served: readonly RestResource[]): void {

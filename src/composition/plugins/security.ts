@@ -4,9 +4,7 @@ import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
 import { escapeHtml, SafeHtml } from '../../adapters/http-koa/safe-html.js';
 import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
 import type { Plugin } from '../plugin.js';
-
-/** The service key under which plugins list path prefixes whose unsafe requests always need the CSRF token. */
-export const PROTECTED_PREFIXES = 'csrf.protectedPrefixes';
+import { TOKENS } from '../tokens.js';
 
 export interface SecurityOptions {
   /** Path prefixes exempt from CSRF, on whole segments (SPEC: `csrfExempt('/graphql')`). */
@@ -24,6 +22,8 @@ export function security(options: SecurityOptions = {}): Plugin {
   return {
     name: 'security',
     install(ctx) {
+      // Plugins installed later add theirs (auth() its form prefix); read per request.
+      const protectedPrefixes = ctx.get(TOKENS.CsrfProtectedPrefixes);
       ctx.middleware(hardeningHeaders({ hsts: ctx.production, sessionCookie: SESSION_COOKIE }));
       ctx.middleware(
         csrfMiddleware({
@@ -32,7 +32,7 @@ export function security(options: SecurityOptions = {}): Plugin {
           sessionCookie: SESSION_COOKIE,
           secure: ctx.production,
           bodyLimit: ctx.bodyLimit,
-          protectedPrefixes: () => ctx.lookup<string[]>(PROTECTED_PREFIXES) ?? [],
+          protectedPrefixes: () => [...protectedPrefixes],
         }),
       );
     },

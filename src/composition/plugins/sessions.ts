@@ -1,11 +1,12 @@
 import { SessionManager } from '../../application/auth/session-manager.js';
 import { sessionMiddleware } from '../../adapters/http-koa/session-middleware.js';
 import type { Plugin } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
 
 /**
  * The sessions plugin: database-backed sessions in the `session` table, cookie
  * `portico_session` (HttpOnly, SameSite=Lax, Secure in production, 14 days), flash messages.
- * Provides the `sessions` service to plugins installed after it.
+ * Binds `TOKENS.Sessions` for plugins installed after it.
  *
  * @example
  * app.use(sessions()).use(security()).use(auth());
@@ -14,9 +15,8 @@ export function sessions(): Plugin {
   return {
     name: 'sessions',
     install(ctx) {
-      const manager = new SessionManager(ctx.store, ctx.clock, ctx.random);
-      ctx.provide('sessions', manager);
-      ctx.middleware(sessionMiddleware(manager, { secure: ctx.production }));
+      ctx.bindFactory(TOKENS.Sessions, (get) => new SessionManager(get(TOKENS.Store), get(TOKENS.Clock), get(TOKENS.Random)));
+      ctx.middleware(sessionMiddleware(ctx.get(TOKENS.Sessions), { secure: ctx.production }));
     },
   };
 }

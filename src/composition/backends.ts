@@ -1,0 +1,136 @@
+import type { Container } from 'inversify';
+import { MemoryEventBus } from '../adapters/events/memory-event-bus.js';
+import { ConsoleMailer } from '../adapters/mail/console-mailer.js';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import type { DatabaseConfig } from '../adapters/persistence/database-url.js';
+import { openDatabase } from '../adapters/persistence/open-database.js';
+import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
+import { connectRedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
+import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import { bindAsyncFactory, bindFactory } from './typed-container.js';
+import { token, TOKENS } from './tokens.js';
+
+/** The backend options of `createApp` (each has a default). */
+export interface BackendOptions {
+  /** The event bus (default: the in-memory one, one process). */
+  readonly events?: EventBus;
+  /** Outgoing mail (default: the console mailer, or SMTP when `SMTP_URL` is set). */
+  readonly mailer?: Mailer;
+  /**
+   * Throttle counts: in memory (default, one process), `'database'` (the app's own SQL database,
+   * table `auth_throttle`; not available on `memory:`), `{ redis: 'redis://host:6379' }`, or any
+   * ThrottleStore. Several processes share one budget with the database or Redis stores.
+   */
+  readonly throttleStore?: ThrottleStore | 'memory' | 'database' | { readonly redis: string };
+}
+
+/** Where the records live: the parsed database address. */
+export type StoreChoice = DatabaseConfig;
+export type ThrottleChoice =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'database' }
+  | { readonly kind: 'redis'; readonly url: string }
+  | { readonly kind: 'given'; readonly store: ThrottleStore };
+export type MailerChoice =
+  | { readonly kind: 'console' }
+  | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
+  | { readonly kind: 'given'; readonly mailer: Mailer };
+export type EventBusChoice = { readonly kind: 'memory' } | { readonly kind: 'given'; readonly bus: EventBus };
+
+/** The backend of every swappable port, decided once when the app opens. */
+export interface Backends {
+  readonly store: StoreChoice;
+  readonly throttle: ThrottleChoice;
+  readonly mailer: MailerChoice;
+  readonly events: EventBusChoice;
+}
+
+/** The environment variables that choose a backend (`SMTP_URL`, `MAIL_FROM`). */
+export type BackendEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Decides every backend from the options, the database address and the environment, and
+ * refuses an impossible choice (a `'database'` throttle store on `memory:`, a malformed option)
+ * with an Error saying what to use instead. The one place a backend is chosen.
+ *
+ * @example
+ * chooseBackends({ throttleStore: 'database' }, parseDatabaseUrl('sqlite:./app.db'), process.env).throttle; // { kind: 'database' }
+ */
+export function chooseBackends(options: BackendOptions, store: DatabaseConfig, env: BackendEnv): Backends {
+  return { store, throttle: chooseThrottle(options.throttleStore, store), mailer: chooseMailer(options.mailer, env), events: chooseEvents(options.events) };
+}
+
+function chooseThrottle(option: BackendOptions['throttleStore'], store: DatabaseConfig): ThrottleChoice {
+  if (option === undefined || option === 'memory') return { kind: 'memory' };
+  if (option === 'database') {
+    if (store.kind === 'memory') {
+      throw new Error(
+        "throttleStore: 'database' keeps throttle counts in the app's SQL database, but the database is memory: (the in-memory store has none); " +
+          "use throttleStore 'memory' or { redis: 'redis://host:6379' }, or a sqlite: or postgres:// database",
+      );
+    }
+    return { kind: 'database' };
+  }
+  if (typeof option === 'object' && option !== null && 'redis' in option) {
+    if (typeof option.redis !== 'string' || !/^rediss?:\/\/./.test(option.redis)) {
+      throw new Error(`throttleStore: { redis } must be a redis:// or rediss:// URL, got ${JSON.stringify(option.redis)}`);
+    }
+    return { kind: 'redis', url: option.redis };
+  }
+  if (isThrottleStore(option)) return { kind: 'given', store: option };
+  throw new Error(`throttleStore must be 'memory', 'database', { redis: url } or a ThrottleStore, got ${JSON.stringify(option)}`);
+}
+
+function isThrottleStore(value: unknown): value is ThrottleStore {
+  return typeof value === 'object' && value !== null && 'hit' in value && typeof value.hit === 'function' && 'reset' in value && typeof value.reset === 'function';
+}
+
+function chooseMailer(option: Mailer | undefined, env: BackendEnv): MailerChoice {
+  if (option) return { kind: 'given', mailer: option };
+  const url = env.SMTP_URL;
+  return url ? { kind: 'smtp', url, from: env.MAIL_FROM ?? 'Portico <no-reply@localhost>' } : { kind: 'console' };
+}
+
+function chooseEvents(option: EventBus | undefined): EventBusChoice {
+  return option ? { kind: 'given', bus: option } : { kind: 'memory' };
+}
+
+/** The Redis connection of the `{ redis }` throttle store, closed when the app closes. */
+const RedisThrottle = token<Awaited<ReturnType<typeof connectRedisThrottleStore>>>('RedisThrottle');
+
+/**
+ * Binds the chosen backends: the database (opened once, asynchronously; closed with the
+ * container), the throttle store, the mailer and the event bus.
+ */
+export function bindBackends(container: Container, backends: Backends): void {
+  bindFactory(container, TOKENS.Backends, () => backends);
+  bindAsyncFactory(container, TOKENS.Database, async (get) => {
+    const deps = { registry: await get(TOKENS.Registry), events: await get(TOKENS.Events), clock: await get(TOKENS.Clock), random: await get(TOKENS.Random) };
+    return openDatabase(backends.store, deps, await get(TOKENS.MigrationDefs));
+  }).onDeactivation((db) => db.close());
+  bindFactory(container, TOKENS.Events, (get) => {
+    if (backends.events.kind === 'given') return backends.events.bus;
+    const logger = get(TOKENS.Logger);
+    return new MemoryEventBus((err, what) => logger.error({ err }, `${what} failed after commit`));
+  });
+  bindFactory(container, TOKENS.Mailer, () => {
+    const choice = backends.mailer;
+    return choice.kind === 'given' ? choice.mailer : choice.kind === 'smtp' ? new SmtpMailer(choice.url, choice.from) : new ConsoleMailer();
+  });
+  bindAsyncFactory(container, RedisThrottle, async () => {
+    if (backends.throttle.kind !== 'redis') throw new Error('the Redis throttle store was not chosen');
+    return connectRedisThrottleStore(backends.throttle.url);
+  }).onDeactivation((redis) => redis.close());
+  bindAsyncFactory(container, TOKENS.ThrottleStore, async (get) => {
+    const choice = backends.throttle;
+    if (choice.kind === 'given') return choice.store;
+    if (choice.kind === 'redis') return (await get(RedisThrottle)).store;
+    if (choice.kind === 'memory') return new MemoryThrottleStore(await get(TOKENS.Clock));
+    const sql = (await get(TOKENS.Database)).sql;
+    if (!sql) throw new Error(`throttleStore: 'database' needs a SQL database`);
+    return new SqlThrottleStore(sql.knex, sql.dialect, await get(TOKENS.Clock));
+  });
+}

@@ -1,0 +1,74 @@
+import { IssueVerificationCode } from '../../application/auth/issue-verification-code.js';
+import { LogIn } from '../../application/auth/log-in.js';
+import { ResendVerification } from '../../application/auth/resend-verification.js';
+import { SignUp } from '../../application/auth/sign-up.js';
+import { ThrottleGate } from '../../application/auth/throttle-gate.js';
+import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
+import { VerifyEmail } from '../../application/auth/verify-email.js';
+import type { Logger } from '../../ports/logger.js';
+import type { PasswordHasher } from '../../ports/password-hasher.js';
+import type { RandomSource } from '../../ports/random-source.js';
+import type { PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
+
+/** The auth plugin's choices its use cases are built with. */
+export interface AuthSettings {
+  readonly requireVerifiedEmail: boolean;
+  readonly throttle: boolean;
+  readonly tokenCache?: TokenCacheOptions;
+}
+
+/**
+ * Binds the authentication use cases (`TOKENS.LogIn`, `SignUp`, `VerifyEmail`,
+ * `ResendVerification`, `IssueVerificationCode`), their throttle (`AuthThrottle`) and the bearer
+ * tokens (`BearerTokens`), each built on first use from the ports it needs.
+ */
+export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): void {
+  const { requireVerifiedEmail } = settings;
+  ctx.bindFactory(TOKENS.AuthThrottle, (get) => new ThrottleGate(get(TOKENS.ThrottleStore), settings.throttle));
+  ctx.bindFactory(TOKENS.BearerTokens, (get) => new TokenManager(get(TOKENS.Store), get(TOKENS.Random), get(TOKENS.Clock), settings.tokenCache));
+  ctx.bindFactory(
+    TOKENS.IssueVerificationCode,
+    (get) =>
+      new IssueVerificationCode({
+        store: get(TOKENS.Store),
+        clock: get(TOKENS.Clock),
+        random: get(TOKENS.Random),
+        mailer: get(TOKENS.Mailer),
+        templates: get(TOKENS.MailTemplates),
+        secret: get(TOKENS.Settings).secret,
+      }),
+  );
+  ctx.bindFactory(
+    TOKENS.LogIn,
+    (get) =>
+      new LogIn({
+        store: get(TOKENS.Store),
+        hasher: get(TOKENS.Hasher),
+        throttle: get(TOKENS.AuthThrottle),
+        clock: get(TOKENS.Clock),
+        requireVerifiedEmail,
+        dummyHash: dummyHashOf(get(TOKENS.Hasher), get(TOKENS.Random), get(TOKENS.Logger)),
+      }),
+  );
+  ctx.bindFactory(
+    TOKENS.SignUp,
+    (get) => new SignUp({ store: get(TOKENS.Store), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle), issueCode: get(TOKENS.IssueVerificationCode), requireVerifiedEmail }),
+  );
+  ctx.bindFactory(
+    TOKENS.VerifyEmail,
+    (get) => new VerifyEmail({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), throttle: get(TOKENS.AuthThrottle), secret: get(TOKENS.Settings).secret }),
+  );
+  ctx.bindFactory(TOKENS.ResendVerification, (get) => new ResendVerification(get(TOKENS.Store), get(TOKENS.AuthThrottle), get(TOKENS.IssueVerificationCode)));
+}
+
+/**
+ * The hash of a random password that LogIn verifies against when the user does not exist (the
+ * same work either way); computed once, starting now so the first login does not wait for it.
+ */
+function dummyHashOf(hasher: PasswordHasher, random: RandomSource, logger: Logger): () => Promise<string> {
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= hasher.hash(Buffer.from(random.bytes(24)).toString('base64url')));
+  void dummyHash().catch((err: unknown) => logger.error({ err }, 'could not prepare the dummy hash'));
+  return dummyHash;
+}

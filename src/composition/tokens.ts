@@ -1,0 +1,123 @@
+import type { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
+import type { IssueVerificationCode } from '../application/auth/issue-verification-code.js';
+import type { LogIn } from '../application/auth/log-in.js';
+import type { ResendVerification } from '../application/auth/resend-verification.js';
+import type { SessionManager } from '../application/auth/session-manager.js';
+import type { SignUp } from '../application/auth/sign-up.js';
+import type { ThrottleGate } from '../application/auth/throttle-gate.js';
+import type { TokenManager } from '../application/auth/token-manager.js';
+import type { VerifyEmail } from '../application/auth/verify-email.js';
+import type { CheckPermission } from '../application/check-permission.js';
+import type { GrantPermission } from '../application/grant-permission.js';
+import type { BulkCreate } from '../application/rest/bulk-create.js';
+import type { BulkDelete } from '../application/rest/bulk-delete.js';
+import type { BulkUpdate } from '../application/rest/bulk-update.js';
+import type { CreateRow } from '../application/rest/create-row.js';
+import type { DeleteRow } from '../application/rest/delete-row.js';
+import type { HydrateIncludes } from '../application/rest/hydrate-includes.js';
+import type { ListRows } from '../application/rest/list-rows.js';
+import type { NestedWrites } from '../application/rest/nested-writes.js';
+import type { RestServed } from '../application/rest/rest-served.js';
+import type { RetrieveRow } from '../application/rest/retrieve-row.js';
+import type { RunAction } from '../application/rest/run-action.js';
+import type { UpdateRow } from '../application/rest/update-row.js';
+import type { DatabaseConfig } from '../adapters/persistence/database-url.js';
+import type { Database } from '../adapters/persistence/open-database.js';
+import type { MigrationDef } from '../domain/model/migration.js';
+import type { ModelRegistry } from '../domain/model/model-registry.js';
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { Logger } from '../ports/logger.js';
+import type { MailTemplates } from '../ports/mail-templates.js';
+import type { Mailer } from '../ports/mailer.js';
+import type { MigrationSource } from '../ports/migration-source.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { RecordStore } from '../ports/record-store.js';
+import type { ThrottleStore } from '../ports/throttle-store.js';
+import type { Backends } from './backends.js';
+
+declare const boundType: unique symbol;
+
+/**
+ * A typed service identifier of the app's container: a symbol that carries the type bound to
+ * it, so `ctx.get(TOKENS.Sessions)` is a `SessionManager` without a cast, and binding a value
+ * of another type to it does not compile.
+ */
+export type Token<T> = symbol & { readonly [boundType]?: T };
+
+/** Resolves a token to the service bound to it. */
+export type Resolve = <T>(token: Token<T>) => T;
+
+/** A token named `portico.<name>` (`Symbol.for`, so two copies of the module agree). */
+export function token<T>(name: string): Token<T> {
+  return Symbol.for(`portico.${name}`);
+}
+
+/** What every plugin may rely on, decided when the app starts. */
+export interface AppSettings {
+  /** The app secret (signing CSRF tokens, keying stored codes). */
+  readonly secret: string;
+  /** True in production (Secure cookies, HSTS, no GraphiQL or Swagger UI by default). */
+  readonly production: boolean;
+  /** The request body limit in bytes. */
+  readonly bodyLimit: number;
+}
+
+/**
+ * Every service identifier of the composition root. The app binds the first group; the
+ * plugins bind the others when they install (a plugin resolves what an earlier one bound).
+ */
+export const TOKENS = {
+  // Bound by the app (container.ts, backends.ts).
+  Registry: token<ModelRegistry>('Registry'),
+  MigrationDefs: token<readonly MigrationDef[]>('MigrationDefs'),
+  DatabaseConfig: token<DatabaseConfig>('DatabaseConfig'),
+  Backends: token<Backends>('Backends'),
+  Database: token<Database>('Database'),
+  Store: token<RecordStore>('Store'),
+  Migrations: token<MigrationSource>('Migrations'),
+  Clock: token<Clock>('Clock'),
+  Random: token<RandomSource>('Random'),
+  Logger: token<Logger>('Logger'),
+  Events: token<EventBus>('Events'),
+  Hasher: token<PasswordHasher>('Hasher'),
+  Mailer: token<Mailer>('Mailer'),
+  MailTemplates: token<MailTemplates>('MailTemplates'),
+  ThrottleStore: token<ThrottleStore>('ThrottleStore'),
+  Settings: token<AppSettings>('Settings'),
+  /** Path prefixes whose unsafe requests always need the CSRF token (auth() adds its form prefix). */
+  CsrfProtectedPrefixes: token<Set<string>>('CsrfProtectedPrefixes'),
+  IdempotentRequests: token<IdempotentRequests>('IdempotentRequests'),
+
+  // Bound by sessions().
+  Sessions: token<SessionManager>('Sessions'),
+
+  // Bound by auth().
+  BearerTokens: token<TokenManager>('BearerTokens'),
+  AuthThrottle: token<ThrottleGate>('AuthThrottle'),
+  IssueVerificationCode: token<IssueVerificationCode>('IssueVerificationCode'),
+  LogIn: token<LogIn>('LogIn'),
+  SignUp: token<SignUp>('SignUp'),
+  VerifyEmail: token<VerifyEmail>('VerifyEmail'),
+  ResendVerification: token<ResendVerification>('ResendVerification'),
+
+  // Bound by rest().
+  RestServed: token<RestServed>('RestServed'),
+  RestThrottle: token<ThrottleGate>('RestThrottle'),
+  HydrateIncludes: token<HydrateIncludes>('HydrateIncludes'),
+  NestedWrites: token<NestedWrites>('NestedWrites'),
+  ListRows: token<ListRows>('ListRows'),
+  RetrieveRow: token<RetrieveRow>('RetrieveRow'),
+  CreateRow: token<CreateRow>('CreateRow'),
+  UpdateRow: token<UpdateRow>('UpdateRow'),
+  DeleteRow: token<DeleteRow>('DeleteRow'),
+  BulkCreate: token<BulkCreate>('BulkCreate'),
+  BulkUpdate: token<BulkUpdate>('BulkUpdate'),
+  BulkDelete: token<BulkDelete>('BulkDelete'),
+  RunAction: token<RunAction>('RunAction'),
+
+  // Bound by permissions().
+  CheckPermission: token<CheckPermission>('CheckPermission'),
+  GrantPermission: token<GrantPermission>('GrantPermission'),
+} as const;
