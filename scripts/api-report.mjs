@@ -46,13 +46,15 @@ function config({ report, entry, rollup }) {
       },
       apiReport: { enabled: true, reportFileName: `${report}.api.md`, reportFolder: '<projectFolder>/api/', reportTempFolder: '<projectFolder>/dist/api-report/' },
       docModel: { enabled: false },
-      dtsRollup: rollup ? { enabled: true, untrimmedFilePath: `<projectFolder>/${rollup}` } : { enabled: false },
+      // Members tagged @internal are left out of what the package ships.
+      dtsRollup: rollup ? { enabled: true, untrimmedFilePath: '', publicTrimmedFilePath: `<projectFolder>/${rollup}` } : { enabled: false },
       tsdocMetadata: { enabled: false },
       messages: {
         compilerMessageReporting: { default: { logLevel: 'warning' } },
         extractorMessageReporting: {
           default: { logLevel: 'warning', addToApiReportFile: true },
           'ae-missing-release-tag': { logLevel: 'none', addToApiReportFile: false },
+          'ae-internal-missing-underscore': { logLevel: 'none', addToApiReportFile: false },
         },
         tsdocMessageReporting: { default: { logLevel: 'none' } },
       },

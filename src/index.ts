@@ -24,7 +24,7 @@ export type { HealthCheck, HealthCheckResult } from './ports/health-check.js';
 export type { HttpRequest, HttpResponse, RouteDef } from './adapters/http-koa/http-route.js';
 export { createApp, PorticoApp, type AppOptions } from './composition/portico-app.js';
 export type { Plugin, PluginContext, EndpointEntry } from './composition/plugin.js';
-export { TOKENS, token, type Token, type Resolve, type AppSettings } from './composition/tokens.js';
+export { token, type Token, type Resolve } from './composition/tokens.js';
 export { health, type HealthPlugin, type HealthOptions } from './composition/plugins/health.js';
 export { parseDatabaseUrl, describeDatabase, DatabaseUrlError, type DatabaseConfig } from './adapters/persistence/database-url.js';
 export { sessions } from './composition/plugins/sessions.js';
@@ -69,3 +69,22 @@ export {
 export { existsOr404 } from './application/rest/exists-or-404.js';
 export type { JsonSchema, SchemaProblem } from './domain/rest/action-schema.js';
 export { graphql, type GraphqlPlugin } from './composition/plugins/graphql.js';
+
+// Types the public signatures above refer to.
+export type { Overrides } from './composition/container.js';
+export type { TokenCacheOptions } from './application/auth/token-manager.js';
+export type { MailSink } from './adapters/mail/console-mailer.js';
+export type { TopicHandler } from './ports/event-bus.js';
+export type { IdentityGate } from './adapters/graphql/graphql-config.js';
+export type { GraphqlLimits } from './adapters/graphql/pipeline.js';
+export type { PermissionsPlugin } from './composition/plugins/permissions.js';
+export type { NamedCheck } from './application/check-readiness.js';
+export type { MigrationSource } from './ports/migration-source.js';
+export type { MailTemplates, RenderedMail } from './ports/mail-templates.js';
+export type { FieldConfig, ScopeFn, ComputedFn, TransformFn } from './domain/rest/resource-config.js';
+export type { FieldPolicy } from './domain/rest/field-policy.js';
+export type { DocumentLimits } from './adapters/graphql/document-limits.js';
+export type { BackendOptions } from './composition/backends.js';
+export type { GrantPermission } from './application/grant-permission.js';
+export type { RestResource } from './application/rest/rest-resource.js';
+export type { Json } from './adapters/openapi/openapi-schemas.js';

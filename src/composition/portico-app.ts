@@ -93,11 +93,15 @@ export class PorticoApp {
     return this.required(this.database, 'database').store;
   }
 
-  /** The database handle: store, migrations, and for SQL backends the MikroORM instance. */
+  /**
+   * The database handle: store, migrations, and for SQL backends the MikroORM instance.
+   * @internal Portico's own tools and tests use it; a host app uses `store` and `migrate()`.
+   */
   get db(): Database {
     return this.required(this.database, 'database');
   }
 
+  /** The app's logger (pino unless `logger` was passed). */
   get logger(): Logger {
     return this.fromContainer(TOKENS.Logger);
   }
@@ -110,11 +114,15 @@ export class PorticoApp {
     return this.fromContainer(TOKENS.Events);
   }
 
+  /** The password hasher (argon2id unless `hasher` was passed). */
   get hasher(): PasswordHasher {
     return this.fromContainer(TOKENS.Hasher);
   }
 
-  /** Every migration of the app, in ledger order: Portico's own, the plugins', then the app's. */
+  /**
+   * Every migration of the app, in ledger order: Portico's own, the plugins', then the app's.
+   * @internal For the `portico migrate` command.
+   */
   migrationDefs(): MigrationDef[] {
     const appTables = (): string[] => {
       const builtin = new Set([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? [])].map((m) => m.table));
