@@ -8,6 +8,7 @@ import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { MigrationSource } from '../../../ports/migration-source.js';
 import { describeDatabase, type DatabaseConfig } from '../database-url.js';
+import { quote } from './condition-sql.js';
 import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
 import { convertDriverError } from './sql-error-translation.js';
@@ -172,7 +173,7 @@ export async function openSqlDatabase(
       const schema = config.schema;
       await knex.transaction(async (trx) => {
         for (const sql of UNLIMITED) await trx.raw(sql);
-        await trx.raw(`create schema if not exists "${schema}"`);
+        await trx.raw(`create schema if not exists ${quote(schema)}`);
       });
     }
     await knex.raw('select 1');
