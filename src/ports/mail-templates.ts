@@ -1,4 +1,4 @@
-/** A rendered message body. */
+/** A rendered mail: subject, plain-text body and HTML body. */
 export interface RenderedMail {
   readonly subject: string;
   readonly text: string;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryThrottleStore } from '../../src/adapters/throttle/memory-throttle-store.js';
 import { RedisThrottleStore } from '../../src/adapters/throttle/redis-throttle-store.js';
 import { SqlThrottleStore } from '../../src/adapters/throttle/sql-throttle-store.js';
@@ -50,3 +50,23 @@ describe('ThrottleStore contract: in-memory', () =>
 describe('ThrottleStore contract: SQLite', () => throttleStoreContract(() => openSql('sqlite')));
 describe.skipIf(!pg)('ThrottleStore contract: PostgreSQL', () => throttleStoreContract(() => openSql('postgresql')));
 describe.skipIf(!redis)('ThrottleStore contract: Redis', () => throttleStoreContract(openRedis));
+
+/** Housekeeping that only the SQL store offers (public through src/index.ts; nothing in Portico schedules it). */
+async function deleteExpiredRemovesEndedWindowsOnly(backend: 'sqlite' | 'postgresql'): Promise<void> {
+  const t = await openTestDatabase(backend);
+  try {
+    const store = new SqlThrottleStore(t.db.sql!.knex, backend, t.clock);
+    await store.hit('short', 1_000);
+    await store.hit('long', 60_000);
+    t.clock.advance(1_000);
+    expect(await store.deleteExpired()).toBe(1);
+    expect(await store.hit('long', 60_000)).toMatchObject({ count: 2 });
+    expect(await store.hit('short', 1_000)).toMatchObject({ count: 1 });
+  } finally {
+    await t.close();
+  }
+}
+describe('SqlThrottleStore.deleteExpired', () => {
+  it('SQLite: removes the rows whose window has ended, keeps the others', () => deleteExpiredRemovesEndedWindowsOnly('sqlite'));
+  it.skipIf(!pg)('PostgreSQL: removes the rows whose window has ended, keeps the others', () => deleteExpiredRemovesEndedWindowsOnly('postgresql'));
+});

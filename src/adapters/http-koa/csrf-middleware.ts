@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type Koa from 'koa';
+import { sameSecret } from '../../application/auth/secrets.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { readCookie, setCookie } from './cookies.js';
 import { isFormRequest, readFormBody } from './read-body.js';
@@ -35,15 +36,7 @@ function valid(secret: string, token: string | undefined): token is string {
   if (!token || token.length > 200) return false;
   const [nonce, mac] = token.split('.');
   if (!nonce || !mac) return false;
-  const expected = Buffer.from(sign(secret, nonce));
-  const given = Buffer.from(mac);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  return sameSecret(sign(secret, nonce), mac);
 }
 
 /** A fresh signed token, set as the CSRF cookie. */
@@ -86,7 +79,7 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
       ctx.state.formBody = fields;
       submitted = fields[CSRF_FIELD];
     }
-    if (!cookieValid || !submitted || !same(submitted, cookieToken)) {
+    if (!cookieValid || !submitted || !sameSecret(submitted, cookieToken)) {
       throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
     }
     ctx.state.csrfToken = () => cookieToken;

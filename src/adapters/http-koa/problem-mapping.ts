@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '../../domain/errors/codes.js';
+import type { ErrorCode } from '../../domain/errors/codes.js';
 import { DomainError, type FieldError } from '../../domain/errors/domain-error.js';
 
 /** The HTTP status of every error code: the one place REST maps codes (STYLE guideline 5). */
@@ -97,6 +97,3 @@ export function toProblem(error: unknown): Problem {
     code: 'internal_error',
   };
 }
-
-/** Every code has a status (checked by a unit test). */
-export const MAPPED_CODES: readonly ErrorCode[] = ERROR_CODES.filter((code) => STATUS_BY_CODE[code] !== undefined);

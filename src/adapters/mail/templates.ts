@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RenderedMail } from '../../ports/mail-templates.js';
 import { DEFAULT_MAIL_SUBJECTS, DEFAULT_MAIL_TEMPLATES } from './default-mail-templates.js';
-
-/** A rendered mail: subject, plain-text body and HTML body. */
-export interface RenderedMail {
-  readonly subject: string;
-  readonly text: string;
-  readonly html: string;
-}
 
 /** Options of {@link renderMailTemplate}. */
 export interface RenderMailTemplateOptions {

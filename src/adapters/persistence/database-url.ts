@@ -1,5 +1,3 @@
-import type { Dialect } from '../../domain/model/migration.js';
-
 /** A parsed database address (REFERENCE-APP.md "Starting it"). */
 export type DatabaseConfig =
   | { readonly kind: 'memory' }
@@ -66,8 +64,4 @@ export function describeDatabase(config: DatabaseConfig): string {
   if (config.dialect === 'sqlite') return `sqlite:${config.file}`;
   const url = new URL(config.url);
   return `postgresql://${url.hostname}:${url.port || '5432'}${url.pathname}`;
-}
-
-export function dialectOf(config: DatabaseConfig): Dialect | undefined {
-  return config.kind === 'sql' ? config.dialect : undefined;
 }

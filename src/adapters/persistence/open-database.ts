@@ -33,7 +33,7 @@ export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migr
   }
   const sql = await openSqlDatabase(config, deps.registry, migrations);
   return {
-    store: new SqlRecordStore(deps, sql.knex, sql.dialect, false, config.dialect === 'postgresql' ? config : undefined),
+    store: new SqlRecordStore(deps, sql.knex, sql.dialect, sql.exceptions, false, config.dialect === 'postgresql' ? config : undefined),
     sql,
     migrate: () => sql.migrate(),
     pending: () => sql.pending(),

@@ -1,10 +1,8 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
-import type { RecordStore } from '../../ports/record-store.js';
-import { atIndex, checkBatch } from './bulk-writes.js';
-import type { HydrateIncludes, Presented } from './hydrate-includes.js';
-import { authorize, type RestResource } from './rest-resource.js';
+import { atIndex, PresentedBulkWrite } from './bulk-writes.js';
+import type { RestResource } from './rest-resource.js';
 import { checkCreateKey, withServerFields, writableFields } from '../write/write-body.js';
 
 /**
@@ -12,15 +10,10 @@ import { checkCreateKey, withServerFields, writableFields } from '../write/write
  * (hidden stripped, privileged refused); any failing item rolls the whole batch back and the
  * error names its index. Under a parent, the parent key is injected into each item.
  */
-export class BulkCreate {
-  constructor(
-    private readonly store: RecordStore,
-    private readonly hydrate: HydrateIncludes,
-  ) {}
+export class BulkCreate extends PresentedBulkWrite {
+  protected readonly action = 'add';
 
-  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<Presented[]> {
-    authorize(resource, identity, 'add');
-    const items = checkBatch(body, 'the body');
+  protected async write(resource: RestResource, identity: Identity, items: readonly unknown[], parent?: ParentScope): Promise<Row[]> {
     const rows = items.map((item, i) => {
       try {
         checkCreateKey(resource.model, item, i);
@@ -31,8 +24,7 @@ export class BulkCreate {
     });
     const table = resource.model.table;
     // One multi-row INSERT; only when it fails are the rows replayed one by one to name the failing index.
-    const stored = await this.store.insertMany(table, rows).catch((error: unknown) => this.locate(error, table, rows));
-    return this.hydrate.execute(resource, stored, []);
+    return this.store.insertMany(table, rows).catch((error: unknown) => this.locate(error, table, rows));
   }
 
   /** Re-raises a failed batch's error with the index of the first failing row; writes nothing. */

@@ -1,13 +1,11 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { columnOf } from '../../domain/model/model-registry.js';
-import type { Value } from '../../domain/model/types.js';
+import type { Row, Value } from '../../domain/model/types.js';
 import { normalizeValue } from '../../domain/model/values.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
-import type { RecordStore } from '../../ports/record-store.js';
-import { atIndex, checkBatch } from './bulk-writes.js';
-import type { HydrateIncludes, Presented } from './hydrate-includes.js';
-import { authorize, type RestResource } from './rest-resource.js';
+import { atIndex, PresentedBulkWrite } from './bulk-writes.js';
+import type { RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
 import { writableFields } from '../write/write-body.js';
 
@@ -16,17 +14,13 @@ import { writableFields } from '../write/write-body.js';
  * fields to change; a missing key (400), an unknown or out-of-scope key (404) or a privileged
  * field (400) rolls the whole batch back, naming the item's index.
  */
-export class BulkUpdate {
-  constructor(
-    private readonly store: RecordStore,
-    private readonly hydrate: HydrateIncludes,
-  ) {}
+export class BulkUpdate extends PresentedBulkWrite {
+  protected readonly action = 'change';
 
-  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<Presented[]> {
-    authorize(resource, identity, 'change');
+  protected async write(resource: RestResource, identity: Identity, batch: readonly unknown[], parent?: ParentScope): Promise<Row[]> {
     const model = resource.model;
     const pkCol = columnOf(model, model.primaryKey);
-    const items = checkBatch(body, 'the body').map((item, i) => {
+    const items = batch.map((item, i) => {
       const key = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[model.primaryKey] : undefined;
       const id = pkCol && key !== undefined && key !== null ? normalizeValue(pkCol, key) : undefined;
       if (!id || !id.ok || id.value === null) {
@@ -40,7 +34,7 @@ export class BulkUpdate {
         return atIndex(error, i);
       }
     });
-    const updated = await this.store.transaction(async (tx) => {
+    return this.store.transaction(async (tx) => {
       const out = [];
       for (const [i, item] of items.entries()) {
         await findScoped(tx, resource, identity, item.id, parent).catch((e: unknown) => atIndex(e, i));
@@ -50,6 +44,5 @@ export class BulkUpdate {
       }
       return out;
     });
-    return this.hydrate.execute(resource, updated, []);
   }
 }

@@ -1,19 +1,13 @@
-import type { ColumnDefault, ColumnType, PrimaryKeyKind, Value } from './types.js';
+import type { ColumnDef, ColumnType, Value } from './types.js';
 
-/** The declaration a host app writes for one column; `defineModel` resolves it into a ColumnDef. */
-export interface ColumnSpec {
-  readonly type: ColumnType;
-  readonly primary: boolean;
-  readonly pkKind?: PrimaryKeyKind;
-  readonly nullable: boolean;
-  readonly unique: boolean;
-  readonly uniqueIgnoreCase: boolean;
-  readonly default?: ColumnDefault;
+/**
+ * The declaration a host app writes for one column: a ColumnDef without its name (the key it is
+ * declared under) and with the foreign key's target table still unresolved; `defineModel`
+ * resolves it into a ColumnDef.
+ */
+export interface ColumnSpec extends Omit<ColumnDef, 'name' | 'references'> {
+  /** The table a foreign key points to (`c.fk('author')`); resolved into ColumnDef's `references`. */
   readonly referencesTable?: string;
-  readonly hidden: boolean;
-  readonly private: boolean;
-  readonly privileged: boolean;
-  readonly noform: boolean;
 }
 
 /**

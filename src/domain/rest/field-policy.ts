@@ -1,4 +1,4 @@
-import type { ColumnDef, ModelDef, Row, Value } from '../model/types.js';
+import type { ModelDef, Row, Value } from '../model/types.js';
 import type { FieldConfig } from './resource-config.js';
 
 /** Never returned and never written through any API (SPEC "Model resource" 2). */
@@ -56,9 +56,4 @@ export function presentRow(model: ModelDef, row: Row, policy: FieldPolicy, confi
     if (name !== PASSWORD_HASH) out[name] = fn(row);
   }
   return out;
-}
-
-/** The columns of a model a caller may filter, order and project on. */
-export function visibleColumns(model: ModelDef, policy: FieldPolicy): ColumnDef[] {
-  return model.columns.filter((c) => policy.readable(c.name));
 }

@@ -1,7 +1,6 @@
 import type { Dialect } from '../../../domain/model/migration.js';
 import type { ColumnDef, ModelDef, Value } from '../../../domain/model/types.js';
-
-const q = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+import { quote } from './condition-sql.js';
 
 const SQLITE_TYPES: Record<ColumnDef['type'], string> = {
   int: 'integer',
@@ -43,9 +42,9 @@ function literal(value: Value, col: ColumnDef, dialect: Dialect): string | undef
 
 function columnSql(col: ColumnDef, dialect: Dialect): string {
   if (col.primary && col.pkKind === 'int-auto') {
-    return dialect === 'sqlite' ? `${q(col.name)} integer not null primary key autoincrement` : `${q(col.name)} serial primary key`;
+    return dialect === 'sqlite' ? `${quote(col.name)} integer not null primary key autoincrement` : `${quote(col.name)} serial primary key`;
   }
-  const parts = [q(col.name), (dialect === 'sqlite' ? SQLITE_TYPES : PG_TYPES)[col.type]];
+  const parts = [quote(col.name), (dialect === 'sqlite' ? SQLITE_TYPES : PG_TYPES)[col.type]];
   parts.push(col.nullable ? 'null' : 'not null');
   if (col.primary) parts.push('primary key');
   if (col.unique && !col.uniqueIgnoreCase) parts.push('unique');
@@ -53,7 +52,7 @@ function columnSql(col: ColumnDef, dialect: Dialect): string {
     const lit = literal(col.default.value, col, dialect);
     if (lit !== undefined) parts.push(`default ${lit}`);
   }
-  if (col.references) parts.push(`references ${q(col.references.table)} (${q(col.references.column)})`);
+  if (col.references) parts.push(`references ${quote(col.references.table)} (${quote(col.references.column)})`);
   return parts.join(' ');
 }
 
@@ -65,17 +64,17 @@ function columnSql(col: ColumnDef, dialect: Dialect): string {
  */
 export function createTableSql(model: ModelDef, dialect: Dialect): string[] {
   const body = model.columns.map((col) => columnSql(col, dialect));
-  const out = [`create table ${q(model.table)} (\n  ${body.join(',\n  ')}\n)`];
+  const out = [`create table ${quote(model.table)} (\n  ${body.join(',\n  ')}\n)`];
   for (const col of model.columns) {
     if (col.uniqueIgnoreCase) {
-      out.push(`create unique index ${q(`${model.table}_${col.name}_ci_unique`)} on ${q(model.table)} (lower(${q(col.name)}))`);
+      out.push(`create unique index ${quote(`${model.table}_${col.name}_ci_unique`)} on ${quote(model.table)} (lower(${quote(col.name)}))`);
     }
   }
   for (const set of model.uniqueTogether) {
-    out.push(`create unique index ${q(`${model.table}_${set.join('_')}_unique`)} on ${q(model.table)} (${set.map(q).join(', ')})`);
+    out.push(`create unique index ${quote(`${model.table}_${set.join('_')}_unique`)} on ${quote(model.table)} (${set.map(quote).join(', ')})`);
   }
   for (const col of model.columns) {
-    if (col.references) out.push(`create index ${q(`${model.table}_${col.name}_index`)} on ${q(model.table)} (${q(col.name)})`);
+    if (col.references) out.push(`create index ${quote(`${model.table}_${col.name}_index`)} on ${quote(model.table)} (${quote(col.name)})`);
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MikroORM, type Constructor, type Options } from '@mikro-orm/core';
+import { MikroORM, TableNotFoundException, type Constructor, type ExceptionConverter, type Options } from '@mikro-orm/core';
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import type { Migration, Migrator } from '@mikro-orm/migrations';
 import { DatabaseUnavailable } from '../../../domain/errors/domain-error.js';
@@ -8,8 +8,10 @@ import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { MigrationSource } from '../../../ports/migration-source.js';
 import { describeDatabase, type DatabaseConfig } from '../database-url.js';
+import { quote } from './condition-sql.js';
 import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
+import { convertDriverError } from './sql-error-translation.js';
 import { finalizeStatements } from './sql-executor.js';
 
 /** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
@@ -23,6 +25,8 @@ export interface SqlDatabase extends MigrationSource {
   readonly orm: MikroORM;
   readonly knex: Knex;
   readonly dialect: Dialect;
+  /** MikroORM's reading of this dialect's driver errors (its platform's ExceptionConverter). */
+  readonly exceptions: ExceptionConverter;
   /** Applies pending migrations in order; returns the names applied. */
   migrate(): Promise<string[]>;
   close(): Promise<void>;
@@ -61,14 +65,13 @@ async function loadMigrator(orm: MikroORM, registry: ModelRegistry, migrations: 
 }
 
 /** The names recorded in the ledger, in order (none when the ledger does not exist yet). */
-async function ledger(knex: Knex): Promise<string[]> {
+async function ledger(knex: Knex, exceptions: ExceptionConverter): Promise<string[]> {
   try {
     const rows = (await knex(MIGRATION_LEDGER).select('name').orderBy('id')) as { name: string }[];
     return rows.map((r) => r.name);
   } catch (error) {
     // Only a missing ledger table means "nothing has run"; any other failure is not an answer.
-    const e = error as { code?: string; message?: string };
-    if (e.code === '42P01' || /no such table/i.test(e.message ?? '')) return [];
+    if (convertDriverError(exceptions, error) instanceof TableNotFoundException) return [];
     throw error;
   }
 }
@@ -164,12 +167,13 @@ export async function openSqlDatabase(
     throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   }
   const knex = (orm.em as unknown as SqlEntityManager).getKnex();
+  const exceptions = orm.em.getPlatform().getExceptionConverter();
   try {
     if (config.dialect === 'postgresql' && config.schema) {
       const schema = config.schema;
       await knex.transaction(async (trx) => {
         for (const sql of UNLIMITED) await trx.raw(sql);
-        await trx.raw(`create schema if not exists "${schema}"`);
+        await trx.raw(`create schema if not exists ${quote(schema)}`);
       });
     }
     await knex.raw('select 1');
@@ -179,20 +183,21 @@ export async function openSqlDatabase(
   }
   let migrator: Promise<Migrator> | undefined;
   const pending = async () => {
-    const done = new Set(await ledger(knex));
+    const done = new Set(await ledger(knex, exceptions));
     return migrations.map((m) => m.name).filter((name) => !done.has(name));
   };
   return {
     orm,
     knex,
     dialect: config.dialect,
+    exceptions,
     async migrate() {
       if ((await pending()).length === 0) return [];
       migrator ??= loadMigrator(orm, registry, migrations, config.dialect);
       return (await (await migrator).up()).map((m) => m.name);
     },
     pending,
-    executed: () => ledger(knex),
+    executed: () => ledger(knex, exceptions),
     async close() {
       // A connection that cannot be acquired any more has no statements left to finalize: close regardless.
       if (config.dialect === 'sqlite') await finalizeStatements(knex).catch(() => undefined);

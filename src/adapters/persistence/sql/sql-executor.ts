@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
+import { PG_READ_TIMEOUT } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
 type DriverRow = Record<string, unknown>;
@@ -160,7 +161,7 @@ async function dropOnReadTimeout<T>(pg: PgConnection, run: () => Promise<T>): Pr
   try {
     return await run();
   } catch (error) {
-    if ((error as Error).message === 'Query read timeout') pg.connection?.stream?.destroy();
+    if ((error as Error).message === PG_READ_TIMEOUT) pg.connection?.stream?.destroy();
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import type { ExceptionConverter } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/knex';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
@@ -28,6 +29,8 @@ export class SqlRecordStore extends BaseRecordStore {
     deps: StoreDeps,
     private readonly db: Db,
     private readonly dialect: Dialect,
+    /** The platform's reading of driver errors (MikroORM's ExceptionConverter for `dialect`). */
+    private readonly exceptions: ExceptionConverter,
     protected readonly inTransaction = false,
     private readonly limits?: StatementLimits,
   ) {
@@ -41,7 +44,7 @@ export class SqlRecordStore extends BaseRecordStore {
     return this.deps.events.unitOfWork(() =>
       this.run('', 'read', () =>
         this.sql.transaction((connection) =>
-          (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, true, this.limits)), connection ? { connection } : {}),
+          (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, this.exceptions, true, this.limits)), connection ? { connection } : {}),
         ),
       ),
     );
@@ -181,7 +184,7 @@ export class SqlRecordStore extends BaseRecordStore {
       return await fn();
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      throw translateSqlError(error, this.dialect, table, operation) ?? error;
+      throw translateSqlError(error, this.dialect, table, operation, this.exceptions) ?? error;
     }
   }
 }
