@@ -34,6 +34,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     production: env.NODE_ENV === 'production',
     ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    events: referenceEventBus(options.database, env.EVENT_BUS),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
   })
     .use({
@@ -50,6 +51,16 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referenceGraphql())
     .use(referencePages());
+}
+
+/**
+ * Events reach every process: LISTEN/NOTIFY when the app runs on PostgreSQL, in memory on
+ * SQLite; `EVENT_BUS` chooses explicitly (`memory`, `postgresql` or a `redis://` URL).
+ */
+function referenceEventBus(database: string, choice: string | undefined): 'memory' | 'postgresql' | { redis: string } {
+  if (choice === 'memory' || choice === 'postgresql') return choice;
+  if (choice) return { redis: choice };
+  return /^postgres(ql)?:/.test(database) ? 'postgresql' : 'memory';
 }
 
 /** For `portico migrate --app`: builds the app on the given database. */

@@ -1,5 +1,8 @@
 import type { Container } from 'inversify';
+import { DistributedEventBus } from '../adapters/events/distributed-event-bus.js';
 import { MemoryEventBus } from '../adapters/events/memory-event-bus.js';
+import { PostgresTransport } from '../adapters/events/postgres-transport.js';
+import { RedisTransport } from '../adapters/events/redis-transport.js';
 import { ConsoleMailer } from '../adapters/mail/console-mailer.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { DatabaseConfig } from '../adapters/persistence/database-url.js';
@@ -7,6 +10,7 @@ import { openDatabase } from '../adapters/persistence/open-database.js';
 import { MemoryThrottleStore } from '../adapters/throttle/memory-throttle-store.js';
 import { connectRedisThrottleStore } from '../adapters/throttle/redis-throttle-store.js';
 import { SqlThrottleStore } from '../adapters/throttle/sql-throttle-store.js';
+import type { NamedCheck } from '../application/check-readiness.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Mailer } from '../ports/mailer.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
@@ -15,8 +19,12 @@ import { token, TOKENS } from './tokens.js';
 
 /** The backend options of `createApp` (each has a default). */
 export interface BackendOptions {
-  /** The event bus (default: the in-memory one, one process). */
-  readonly events?: EventBus;
+  /**
+   * The event bus: in memory (default; one process), `'postgresql'` (LISTEN/NOTIFY on the app's
+   * own PostgreSQL database), `{ redis: 'redis://host:6379' }` (pub/sub), or any EventBus. With
+   * PostgreSQL or Redis, committed model signals and topic payloads reach every process.
+   */
+  readonly events?: EventBus | 'memory' | 'postgresql' | { readonly redis: string };
   /** Outgoing mail (default: the console mailer, or SMTP when `SMTP_URL` is set). */
   readonly mailer?: Mailer;
   /**
@@ -38,7 +46,11 @@ export type MailerChoice =
   | { readonly kind: 'console' }
   | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
   | { readonly kind: 'given'; readonly mailer: Mailer };
-export type EventBusChoice = { readonly kind: 'memory' } | { readonly kind: 'given'; readonly bus: EventBus };
+export type EventBusChoice =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'postgresql'; readonly url: string; readonly schema?: string }
+  | { readonly kind: 'redis'; readonly url: string }
+  | { readonly kind: 'given'; readonly bus: EventBus };
 
 /** The backend of every swappable port, decided once when the app opens. */
 export interface Backends {
@@ -60,7 +72,7 @@ export type BackendEnv = Readonly<Record<string, string | undefined>>;
  * chooseBackends({ throttleStore: 'database' }, parseDatabaseUrl('sqlite:./app.db'), process.env).throttle; // { kind: 'database' }
  */
 export function chooseBackends(options: BackendOptions, store: DatabaseConfig, env: BackendEnv): Backends {
-  return { store, throttle: chooseThrottle(options.throttleStore, store), mailer: chooseMailer(options.mailer, env), events: chooseEvents(options.events) };
+  return { store, throttle: chooseThrottle(options.throttleStore, store), mailer: chooseMailer(options.mailer, env), events: chooseEvents(options.events, store) };
 }
 
 function chooseThrottle(option: BackendOptions['throttleStore'], store: DatabaseConfig): ThrottleChoice {
@@ -94,8 +106,26 @@ function chooseMailer(option: Mailer | undefined, env: BackendEnv): MailerChoice
   return url ? { kind: 'smtp', url, from: env.MAIL_FROM ?? 'Portico <no-reply@localhost>' } : { kind: 'console' };
 }
 
-function chooseEvents(option: EventBus | undefined): EventBusChoice {
-  return option ? { kind: 'given', bus: option } : { kind: 'memory' };
+function chooseEvents(option: BackendOptions['events'], store: DatabaseConfig): EventBusChoice {
+  if (option === undefined || option === 'memory') return { kind: 'memory' };
+  if (option === 'postgresql') {
+    if (store.kind !== 'sql' || store.dialect !== 'postgresql') {
+      throw new Error(`events: 'postgresql' listens on the app's PostgreSQL database, but the database is ${store.kind === 'memory' ? 'memory:' : 'SQLite'}; use events 'memory' (one process) or { redis: 'redis://host:6379' }`);
+    }
+    return { kind: 'postgresql', url: store.url, ...(store.schema ? { schema: store.schema } : {}) };
+  }
+  if (typeof option === 'object' && option !== null && 'redis' in option) {
+    if (typeof option.redis !== 'string' || !/^rediss?:\/\/./.test(option.redis)) {
+      throw new Error(`events: { redis } must be a redis:// or rediss:// URL, got ${JSON.stringify(option.redis)}`);
+    }
+    return { kind: 'redis', url: option.redis };
+  }
+  if (isEventBus(option)) return { kind: 'given', bus: option };
+  throw new Error(`events must be 'memory', 'postgresql', { redis: url } or an EventBus, got ${JSON.stringify(option)}`);
+}
+
+function isEventBus(value: unknown): value is EventBus {
+  return typeof value === 'object' && value !== null && ['on', 'onCommitted', 'emit', 'subscribe', 'publish', 'unitOfWork'].every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
 }
 
 /** The Redis connection of the `{ redis }` throttle store, closed when the app closes. */
@@ -111,10 +141,19 @@ export function bindBackends(container: Container, backends: Backends): void {
     const deps = { registry: await get(TOKENS.Registry), events: await get(TOKENS.Events), clock: await get(TOKENS.Clock), random: await get(TOKENS.Random) };
     return openDatabase(backends.store, deps, await get(TOKENS.MigrationDefs));
   }).onDeactivation((db) => db.close());
-  bindFactory(container, TOKENS.Events, (get) => {
-    if (backends.events.kind === 'given') return backends.events.bus;
-    const logger = get(TOKENS.Logger);
-    return new MemoryEventBus((err, what) => logger.error({ err }, `${what} failed after commit`));
+  bindAsyncFactory(container, TOKENS.Events, async (get) => {
+    const choice = backends.events;
+    if (choice.kind === 'given') return choice.bus;
+    const logger = await get(TOKENS.Logger);
+    const report = (err: unknown, what: string) => logger.error({ err }, `${what} failed after commit`);
+    if (choice.kind === 'memory') return new MemoryEventBus(report);
+    // The listener connects before the app serves, so no committed event of its own is missed.
+    const transport = choice.kind === 'postgresql' ? new PostgresTransport(choice.url, choice.schema) : new RedisTransport(choice.url);
+    const bus = new DistributedEventBus(transport, report);
+    await bus.start();
+    return bus;
+  }).onDeactivation(async (bus) => {
+    if (bus instanceof DistributedEventBus) await bus.close();
   });
   bindFactory(container, TOKENS.Mailer, () => {
     const choice = backends.mailer;
@@ -133,4 +172,19 @@ export function bindBackends(container: Container, backends: Backends): void {
     if (!sql) throw new Error(`throttleStore: 'database' needs a SQL database`);
     return new SqlThrottleStore(sql.knex, sql.dialect, await get(TOKENS.Clock));
   });
+}
+
+/**
+ * The readiness check of a bus that spans processes (`events` in `/ready`): failing, with the
+ * transport and the reason, while its listening connection is down. None for a local bus.
+ */
+export function eventBusCheck(bus: EventBus): NamedCheck | undefined {
+  if (!(bus instanceof DistributedEventBus)) return undefined;
+  return {
+    name: 'events',
+    check: async () => {
+      const state = bus.state();
+      return state.up ? { status: 'ok' } : { status: 'fail', reason: `${bus.transportName}: ${state.reason ?? 'down'}` };
+    },
+  };
 }

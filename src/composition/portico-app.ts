@@ -15,6 +15,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordStore } from '../ports/record-store.js';
+import { eventBusCheck } from './backends.js';
 import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
@@ -170,6 +171,8 @@ export class PorticoApp {
     // Connects the Redis throttle store when that is the choice; every later resolution is synchronous.
     await resolveAsync(container, TOKENS.ThrottleStore);
     const settings = resolve(container, TOKENS.Settings);
+    const eventsCheck = eventBusCheck(resolve(container, TOKENS.Events));
+    if (eventsCheck) this.checks.push(eventsCheck);
     if (!this.options.secret && !process.env.PORTICO_SECRET && settings.production) {
       this.logger.warn({}, 'no secret configured: CSRF tokens and codes are keyed by a random per-process secret');
     }
