@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
 import type { Container } from 'inversify';
 import { DistributedEventBus } from '../adapters/events/distributed-event-bus.js';
 import { MemoryEventBus } from '../adapters/events/memory-event-bus.js';
@@ -49,7 +51,7 @@ export type MailerChoice =
 export type EventBusChoice =
   | { readonly kind: 'memory' }
   | { readonly kind: 'postgresql'; readonly url: string; readonly schema?: string }
-  | { readonly kind: 'redis'; readonly url: string }
+  | { readonly kind: 'redis'; readonly url: string; readonly channel: string }
   | { readonly kind: 'given'; readonly bus: EventBus };
 
 /** The backend of every swappable port, decided once when the app opens. */
@@ -118,10 +120,27 @@ function chooseEvents(option: BackendOptions['events'], store: DatabaseConfig): 
     if (typeof option.redis !== 'string' || !/^rediss?:\/\/./.test(option.redis)) {
       throw new Error(`events: { redis } must be a redis:// or rediss:// URL, got ${JSON.stringify(option.redis)}`);
     }
-    return { kind: 'redis', url: option.redis };
+    return { kind: 'redis', url: option.redis, channel: redisChannel(store) };
   }
   if (isEventBus(option)) return { kind: 'given', bus: option };
   throw new Error(`events must be 'memory', 'postgresql', { redis: url } or an EventBus, got ${JSON.stringify(option)}`);
+}
+
+/**
+ * The Redis channel of an app's events: one per database (and schema), so apps that share a
+ * Redis server but not a database never hear each other's writes.
+ */
+function redisChannel(store: DatabaseConfig): string {
+  if (store.kind !== 'sql') return 'portico:events';
+  let where: string;
+  if (store.dialect === 'sqlite') where = `sqlite:${resolvePath(store.file)}`;
+  else {
+    const url = new URL(store.url);
+    url.username = '';
+    url.password = '';
+    where = `${url.toString()}|${store.schema ?? ''}`;
+  }
+  return `portico:events:${createHash('sha256').update(where).digest('hex').slice(0, 16)}`;
 }
 
 function isEventBus(value: unknown): value is EventBus {
@@ -148,7 +167,7 @@ export function bindBackends(container: Container, backends: Backends): void {
     const report = (err: unknown, what: string) => logger.error({ err }, `${what} failed after commit`);
     if (choice.kind === 'memory') return new MemoryEventBus(report);
     // The listener connects before the app serves, so no committed event of its own is missed.
-    const transport = choice.kind === 'postgresql' ? new PostgresTransport(choice.url, choice.schema) : new RedisTransport(choice.url);
+    const transport = choice.kind === 'postgresql' ? new PostgresTransport(choice.url, choice.schema) : new RedisTransport(choice.url, choice.channel);
     const bus = new DistributedEventBus(transport, report);
     await bus.start();
     return bus;

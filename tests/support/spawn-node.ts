@@ -26,9 +26,9 @@ export function runNode(args: string[], timeoutMs = 30_000, env: NodeJS.ProcessE
 }
 
 /** Starts a long-running `node args…` and resolves once stdout matches `ready`. */
-export function startNode(args: string[], ready: RegExp, timeoutMs = 30_000): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+export function startNode(args: string[], ready: RegExp, timeoutMs = 30_000, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -65,6 +65,23 @@ describe('chooseBackends: the one place a backend is chosen', () => {
   it('events: the bus given, else the in-memory one', () => {
     const bus = new MemoryEventBus();
     expect(chooseBackends({ events: bus }, memory, noEnv).events).toEqual({ kind: 'given', bus });
+    expect(chooseBackends({ events: 'memory' }, postgres, noEnv).events).toEqual({ kind: 'memory' });
+  });
+
+  it("events 'postgresql' listens on the app's own PostgreSQL database; on SQLite or memory: it is an error", () => {
+    const onSchema = parseDatabaseUrl('postgres://u@127.0.0.1:5432/db?schema=tenant_a');
+    expect(chooseBackends({ events: 'postgresql' }, onSchema, noEnv).events).toMatchObject({ kind: 'postgresql', schema: 'tenant_a' });
+    expect(() => chooseBackends({ events: 'postgresql' }, sqlite, noEnv)).toThrow(/listens on the app's PostgreSQL database, but the database is SQLite/);
+    expect(() => chooseBackends({ events: 'postgresql' }, memory, noEnv)).toThrow(/but the database is memory:/);
+  });
+
+  it('events { redis }: one channel per database, so apps sharing a Redis server do not hear each other; a malformed URL is an error', () => {
+    const channel = (url: string) => (chooseBackends({ events: { redis: 'redis://127.0.0.1:6379' } }, parseDatabaseUrl(url), noEnv).events as { channel: string }).channel;
+    expect(channel('postgres://u@h:5432/db?schema=a')).toBe(channel('postgres://other:secret@h:5432/db?schema=a'));
+    expect(channel('postgres://u@h:5432/db?schema=a')).not.toBe(channel('postgres://u@h:5432/db?schema=b'));
+    expect(channel('sqlite:./one.db')).not.toBe(channel('sqlite:./two.db'));
+    expect(() => chooseBackends({ events: { redis: 'http://x' } }, sqlite, noEnv)).toThrow(/redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => chooseBackends({ events: 'kafka' as never }, sqlite, noEnv)).toThrow(/events must be/);
   });
 });
 
@@ -109,7 +126,7 @@ describe('the container binds what chooseBackends chose', () => {
     const container = buildContainer(input('memory:', { throttleStore, mailer, events }), noEnv);
     expect(await resolveAsync(container, TOKENS.ThrottleStore)).toBe(throttleStore);
     expect(resolve(container, TOKENS.Mailer)).toBe(mailer);
-    expect(resolve(container, TOKENS.Events)).toBe(events);
+    expect(await resolveAsync(container, TOKENS.Events)).toBe(events);
   });
 });
 
