@@ -3,6 +3,7 @@ import { CheckPermission, parsePermission } from '../../src/application/check-pe
 import { GrantPermission } from '../../src/application/grant-permission.js';
 import { permissions } from '../../src/composition/plugins/permissions.js';
 import type { Plugin, PluginContext } from '../../src/composition/plugin.js';
+import { TOKENS, type Token } from '../../src/composition/tokens.js';
 import { DomainError } from '../../src/domain/errors/domain-error.js';
 import type { Row, Value } from '../../src/domain/model/types.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
@@ -304,7 +305,10 @@ function permissionsContract(backend: Backend): void {
       expect(asPlugin.migrations).toBeUndefined();
       await expect(plugin.hasPerm(1, 'blog.change_post')).rejects.toThrow(/before the app started/);
       expect(() => plugin.grants()).toThrow(/before the app started/);
-      await plugin.install({ store } as unknown as PluginContext);
+      // The smallest context the plugin needs: the store behind TOKENS.Store, and bindFactory/get.
+      const bound = new Map<symbol, unknown>([[TOKENS.Store, store]]);
+      const get = <T>(t: Token<T>): T => bound.get(t) as T;
+      await plugin.install({ get, bindFactory: <T>(t: Token<T>, build: (g: typeof get) => T) => void bound.set(t, build(get)) } as unknown as PluginContext);
       const u = await user();
       expect(await plugin.hasPerm(id(u), 'blog.change_post')).toBe(false);
       await plugin.grants().grantToUser(id(u), 'blog.change_post');
