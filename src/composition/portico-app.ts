@@ -171,8 +171,6 @@ export class PorticoApp {
     // Connects the Redis throttle store when that is the choice; every later resolution is synchronous.
     await resolveAsync(container, TOKENS.ThrottleStore);
     const settings = resolve(container, TOKENS.Settings);
-    const eventsCheck = eventBusCheck(resolve(container, TOKENS.Events));
-    if (eventsCheck) this.checks.push(eventsCheck);
     if (!this.options.secret && !process.env.PORTICO_SECRET && settings.production) {
       this.logger.warn({}, 'no secret configured: CSRF tokens and codes are keyed by a random per-process secret');
     }
@@ -190,6 +188,8 @@ export class PorticoApp {
       endpoints: () => this.advertised,
     };
     for (const plugin of this.plugins) await plugin.install(createPluginContext(container, plugin, hooks));
+    const eventsCheck = eventBusCheck(resolve(container, TOKENS.Events));
+    if (eventsCheck) this.checks.push(eventsCheck);
     const tokens = resolveOptional(container, TOKENS.BearerTokens);
     this.koa = buildKoaApp({
       logger: this.logger,
