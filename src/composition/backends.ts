@@ -203,7 +203,7 @@ export function eventBusCheck(bus: EventBus): NamedCheck | undefined {
     name: 'events',
     check: async () => {
       const state = bus.state();
-      return state.up ? { status: 'ok' } : { status: 'fail', reason: `${bus.transportName}: ${state.reason ?? 'down'}` };
+      return state.up ? { status: 'ok' } : { status: 'fail', reason: state.reason ?? 'listener disconnected' };
     },
   };
 }

@@ -170,6 +170,25 @@ function eventBusContract(backend: Backend): void {
   }
 }
 
+describe('a distributed bus whose server is unreachable at start', () => {
+  it.each([
+    ['postgresql', () => new PostgresTransport('postgres://postgres@127.0.0.1:1/test')],
+    ['redis', () => new RedisTransport('redis://127.0.0.1:1', `portico:events:test:${randomUUID()}`)],
+  ] as const)('%s: starts anyway, reports the listener down, and closes cleanly', async (_name, transport) => {
+    const bus = new DistributedEventBus(transport(), report);
+    await bus.start();
+    expect(bus.state()).toEqual({ up: false, reason: 'listener cannot connect' });
+    const got: unknown[] = [];
+    bus.subscribe('t', (p) => void got.push(p));
+    await bus.publish('t', 1); // local subscribers still hear it; the relay is dropped and reported
+    expect(got).toEqual([1]);
+    await bus.close();
+    expect(bus.state().up).toBe(false);
+    expect(errors.length).toBeLessThanOrEqual(1);
+    errors.length = 0;
+  });
+});
+
 describe('event bus contract: memory', () => eventBusContract('memory'));
 describe.skipIf(!hasPg)('event bus contract: PostgreSQL LISTEN/NOTIFY', () => eventBusContract('postgresql'));
 describe.skipIf(!hasRedis)('event bus contract: Redis pub/sub', () => eventBusContract('redis'));

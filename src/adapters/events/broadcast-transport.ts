@@ -13,7 +13,10 @@ export interface TransportState {
 export interface BroadcastTransport {
   /** A short name for logs and the readiness check (`postgresql`, `redis`). */
   readonly name: string;
-  /** Connects and listens; `receive` gets each message's text. Reconnects with backoff until closed. */
+  /**
+   * Connects and listens; `receive` gets each message's text. Reconnects with backoff until closed.
+   * A first connection that fails is not an error: the state says so and retries go on.
+   */
   start(receive: (text: string) => void): Promise<void>;
   /** Sends a message's text to every listener. Rejects when it cannot be sent now. */
   send(text: string): Promise<void>;

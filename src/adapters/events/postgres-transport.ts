@@ -41,7 +41,13 @@ export class PostgresTransport implements BroadcastTransport {
 
   async start(receive: (text: string) => void): Promise<void> {
     this.receive = receive;
-    await this.connect();
+    try {
+      await this.connect();
+    } catch {
+      // Not fatal: the app can serve without cross-process events; /ready says so until it connects.
+      this.current = { up: false, reason: 'listener cannot connect' };
+      this.reconnect();
+    }
   }
 
   state(): TransportState {

@@ -31,11 +31,21 @@ export class RedisTransport implements BroadcastTransport {
       if (channel === this.channel) receive(text);
     });
     subscriber.on('close', () => void (this.current = { up: false, reason: 'listener disconnected' }));
-    // Ready again after a reconnect: ioredis has subscribed the channel again by then.
-    subscriber.on('ready', () => void (this.current = { up: true }));
-    await Promise.all([subscriber.connect(), publisher.connect()]);
-    await subscriber.subscribe(this.channel);
-    this.current = { up: true };
+    // Ready again after a reconnect: subscribe (again; ioredis only resubscribes a channel it once subscribed).
+    subscriber.on('ready', () => void this.subscribe(subscriber));
+    const [connected] = await Promise.allSettled([subscriber.connect(), publisher.connect()]);
+    // Not fatal: ioredis keeps retrying and /ready says so until the listener is subscribed.
+    if (connected.status === 'rejected') this.current = { up: false, reason: 'listener cannot connect' };
+    else await this.subscribe(subscriber);
+  }
+
+  private async subscribe(subscriber: Redis): Promise<void> {
+    try {
+      await subscriber.subscribe(this.channel);
+      this.current = { up: true };
+    } catch {
+      this.current = { up: false, reason: 'listener cannot subscribe' };
+    }
   }
 
   state(): TransportState {
@@ -49,6 +59,7 @@ export class RedisTransport implements BroadcastTransport {
 
   async close(): Promise<void> {
     this.current = { up: false, reason: 'closed' };
-    await Promise.all([this.subscriber, this.publisher].map((c) => c?.quit().catch(() => c.disconnect())));
+    this.subscriber?.removeAllListeners('close');
+    for (const client of [this.subscriber, this.publisher]) client?.disconnect();
   }
 }
