@@ -88,3 +88,4 @@ export type { BackendOptions } from './composition/backends.js';
 export type { GrantPermission } from './application/grant-permission.js';
 export type { RestResource } from './application/rest/rest-resource.js';
 export type { Json } from './adapters/openapi/openapi-schemas.js';
+export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';

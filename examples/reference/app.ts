@@ -1,4 +1,5 @@
-import { auth, createApp, health, openapi, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
+import { fileURLToPath } from 'node:url';
+import { auth, createApp, health, liveReload, openapi, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -21,11 +22,12 @@ export interface ReferenceOptions {
 /**
  * The reference app: every model and seed row of REFERENCE-APP.md, migrated and seeded at
  * start, with sessions, CSRF and hardening headers, form and JSON auth with email
- * verification, the health probes and its own pages.
+ * verification, the health probes and its own pages; in development, live reload of its pages
+ * when a file of the app changes.
  */
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
-  return createApp({
+  const app = createApp({
     database: options.database,
     models: REFERENCE_MODELS,
     migrations: REFERENCE_MIGRATIONS,
@@ -51,6 +53,9 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referenceGraphql())
     .use(referencePages());
+  // The pages are rendered by pages.ts: its folder is what changes while working on them.
+  if (env.NODE_ENV !== 'production') app.use(liveReload({ watch: [fileURLToPath(new URL('.', import.meta.url))] }));
+  return app;
 }
 
 /**
