@@ -20,6 +20,8 @@ import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
+import { identifyUpgrade } from './upgrade-identity.js';
+import { UpgradeRouter } from './upgrade-router.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
 /** Options of `createApp`. */
@@ -74,6 +76,7 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
+  private readonly upgrades = new UpgradeRouter(() => this.draining);
 
   constructor(private readonly options: AppOptions) {}
 
@@ -181,6 +184,9 @@ export class PorticoApp {
     const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
       onListen: (fn) => void this.listenHooks.push(fn),
+      onUpgrade: (path, handler) => this.upgrades.add(path, handler),
+      identify: (caller, backend) =>
+        identifyUpgrade(backend ?? this.authBackend, caller, { sessions: resolveOptional(container, TOKENS.Sessions), tokens: resolveOptional(container, TOKENS.BearerTokens) }),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -221,6 +227,7 @@ export class PorticoApp {
     };
     const server = (await import('node:http')).createServer(handler);
     this.server = server;
+    server.on('upgrade', this.upgrades.listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
