@@ -7,6 +7,7 @@ import type { RouteDef } from '../adapters/http-koa/http-route.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
 import type { Database } from '../adapters/persistence/open-database.js';
+import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -116,6 +117,19 @@ export class PorticoApp {
    */
   get events(): EventBus {
     return this.fromContainer(TOKENS.Events);
+  }
+
+  /**
+   * Publishing to the realtime plugin's channels (`app.realtime.publish('chat/42', payload)`);
+   * throws when `realtime()` is not mounted or the app has not started.
+   */
+  get realtime(): Realtime {
+    const realtime = this.container && !this.closed ? resolveOptional(this.container, TOKENS.Realtime) : undefined;
+    if (!realtime) {
+      if (this.closed) throw new Error('the app is closed');
+      throw new Error(this.koa ? 'app.realtime: the realtime plugin is not mounted (app.use(realtime().channel(…)))' : 'app.realtime is available once the app has started (start() or listen())');
+    }
+    return realtime;
   }
 
   /** The password hasher (argon2id unless `hasher` was passed). */
