@@ -51,6 +51,7 @@ export const REALTIME_TOKEN: Token<Realtime> = TOKENS.Realtime;
  * await app.realtime.publish('chat/42', { text: 'hello' });
  */
 export class RealtimePlugin implements Plugin {
+  /** The plugin's name. */
   readonly name = 'realtime';
   private readonly declared: { pattern: string; authorize: ChannelAuthorizer | undefined }[] = [];
 
@@ -62,6 +63,7 @@ export class RealtimePlugin implements Plugin {
     return this;
   }
 
+  /** Serves the endpoints, binds {@link REALTIME_TOKEN}, and feeds the event bus's realtime topic to the hub. */
   install(ctx: PluginContext): void {
     const { path = '/realtime', ...bounds } = this.options;
     const limits: RealtimeLimits = { ...DEFAULT_REALTIME_LIMITS, ...definedOnly(bounds) };
