@@ -69,6 +69,8 @@ export {
 export { existsOr404 } from './application/rest/exists-or-404.js';
 export type { JsonSchema, SchemaProblem } from './domain/rest/action-schema.js';
 export { graphql, type GraphqlPlugin } from './composition/plugins/graphql.js';
+export { realtime, REALTIME_TOKEN, type RealtimePlugin, type RealtimeOptions, type RealtimeChannelOptions } from './composition/plugins/realtime.js';
+export type { Realtime } from './adapters/realtime/realtime-publisher.js';
 
 // Types the public signatures above refer to.
 export type { Overrides } from './composition/container.js';
@@ -89,3 +91,5 @@ export type { GrantPermission } from './application/grant-permission.js';
 export type { RestResource } from './application/rest/rest-resource.js';
 export type { Json } from './adapters/openapi/openapi-schemas.js';
 export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';
+export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtime/realtime-hub.js';
+export type { UpgradeCaller } from './composition/upgrade-identity.js';

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { auth, createApp, health, liveReload, openapi, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, liveReload, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -22,8 +22,9 @@ export interface ReferenceOptions {
 /**
  * The reference app: every model and seed row of REFERENCE-APP.md, migrated and seeded at
  * start, with sessions, CSRF and hardening headers, form and JSON auth with email
- * verification, the health probes and its own pages; in development, live reload of its pages
- * when a file of the app changes.
+ * verification, the health probes, realtime channels (`chat/:room` for signed-in callers,
+ * `chat/staff` for staff, `news` for everyone) and its own pages; in development, live reload of
+ * its pages when a file of the app changes.
  */
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
@@ -52,6 +53,12 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(referenceRest(env.PROFILE))
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referenceGraphql())
+    .use(
+      realtime()
+        // Signed-in callers only; the `staff` room is for staff.
+        .channel('chat/:room', { authorize: ({ identity, params }) => identity.isAuthenticated && (params.room !== 'staff' || identity.isStaff) })
+        .channel('news'),
+    )
     .use(referencePages());
   // The pages are rendered by pages.ts: its folder is what changes while working on them.
   if (env.NODE_ENV !== 'production') app.use(liveReload({ watch: [fileURLToPath(new URL('.', import.meta.url))] }));

@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { AuthBackend } from '../adapters/http-koa/authentication.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
@@ -18,6 +19,8 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { NamedCheck } from '../application/check-readiness.js';
 import type { Resolve, Token } from './tokens.js';
+import type { Identity } from '../domain/auth/identity.js';
+import type { UpgradeCaller } from './upgrade-identity.js';
 
 /** An entry of the API root's `endpoints` list (SPEC "API root document"); `url` is added per request. */
 export interface EndpointEntry {
@@ -79,10 +82,27 @@ export interface PluginContext {
   /** The request body limit in bytes. */
   readonly bodyLimit: number;
   /**
-   * Runs `fn` with the Node HTTP server once the app listens (for WebSocket upgrades); the
-   * returned function, if any, runs at close.
+   * Runs `fn` with the Node HTTP server once the app listens; the returned function, if any, runs
+   * at close (before the server stops: close WebSocket servers there).
    */
   onListen(fn: (server: Server) => void | (() => Promise<void>)): void;
+  /**
+   * Serves HTTP upgrades (WebSocket) whose pathname is exactly `path`. The app installs one
+   * `upgrade` listener that dispatches by pathname: an unknown path is answered 404 and a
+   * request while the app drains 503, both with the socket destroyed. A path is claimed once.
+   *
+   * @example
+   * const wss = new WebSocketServer({ noServer: true }); // in an adapter
+   * ctx.onUpgrade('/chat/ws', (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
+   */
+  onUpgrade(path: string, handler: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): void;
+  /**
+   * Resolves the caller of a request no route serves (a WebSocket upgrade) from its
+   * `Authorization` and `Cookie` headers, with `backend` or else the app's authentication (the
+   * session is read-only there). A present but invalid bearer token throws
+   * DomainError('not_authenticated').
+   */
+  identify(caller: UpgradeCaller, backend?: AuthBackend): Promise<Identity>;
 }
 
 /**

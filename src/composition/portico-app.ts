@@ -7,6 +7,7 @@ import type { RouteDef } from '../adapters/http-koa/http-route.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
 import type { Database } from '../adapters/persistence/open-database.js';
+import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -20,6 +21,8 @@ import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
+import { identifyUpgrade } from './upgrade-identity.js';
+import { UpgradeRouter } from './upgrade-router.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
 /** Options of `createApp`. */
@@ -74,6 +77,7 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
+  private readonly upgrades = new UpgradeRouter(() => this.draining);
 
   constructor(private readonly options: AppOptions) {}
 
@@ -113,6 +117,19 @@ export class PorticoApp {
    */
   get events(): EventBus {
     return this.fromContainer(TOKENS.Events);
+  }
+
+  /**
+   * Publishing to the realtime plugin's channels (`app.realtime.publish('chat/42', payload)`);
+   * throws when `realtime()` is not mounted or the app has not started.
+   */
+  get realtime(): Realtime {
+    const realtime = this.container && !this.closed ? resolveOptional(this.container, TOKENS.Realtime) : undefined;
+    if (!realtime) {
+      if (this.closed) throw new Error('the app is closed');
+      throw new Error(this.koa ? 'app.realtime: the realtime plugin is not mounted (app.use(realtime().channel(…)))' : 'app.realtime is available once the app has started (start() or listen())');
+    }
+    return realtime;
   }
 
   /** The password hasher (argon2id unless `hasher` was passed). */
@@ -179,6 +196,9 @@ export class PorticoApp {
     const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
       onListen: (fn) => void this.listenHooks.push(fn),
+      onUpgrade: (path, handler) => this.upgrades.add(path, handler),
+      identify: (caller, backend) =>
+        identifyUpgrade(backend ?? this.authBackend, caller, { sessions: resolveOptional(container, TOKENS.Sessions), tokens: resolveOptional(container, TOKENS.BearerTokens) }),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -221,6 +241,7 @@ export class PorticoApp {
     };
     const server = (await import('node:http')).createServer(handler);
     this.server = server;
+    server.on('upgrade', this.upgrades.listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

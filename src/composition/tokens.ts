@@ -36,6 +36,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { Backends } from './backends.js';
+import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
 
 declare const boundType: unique symbol;
 
@@ -116,6 +117,9 @@ export const TOKENS = {
   BulkUpdate: token<BulkUpdate>('BulkUpdate'),
   BulkDelete: token<BulkDelete>('BulkDelete'),
   RunAction: token<RunAction>('RunAction'),
+
+  // Bound by realtime().
+  Realtime: token<Realtime>('Realtime'),
 
   // Bound by permissions().
   CheckPermission: token<CheckPermission>('CheckPermission'),

@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { GraphQLError } from 'graphql';
 import { createHandler as createHttpHandler } from 'graphql-http';
 import { createHandler as createSseHandler } from 'graphql-sse';
@@ -88,18 +89,23 @@ export interface WebSocketCaller {
   readonly cookie: string | undefined;
 }
 
+/** A WebSocket transport without a server of its own: the app routes the upgrades of its path to `upgrade`. */
+export interface WebSocketTransport {
+  /** Completes an upgrade request the app routed here. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
 /**
  * `GET /graphql/ws` upgraded to `graphql-transport-ws` (graphql-ws). Every operation is prepared
- * by the pipeline; it is aborted when the client completes it or the socket closes. Returns the
- * function that closes the server.
+ * by the pipeline; it is aborted when the client completes it or the socket closes.
  */
 export function graphqlOverWebSocket(
-  server: Server,
-  path: string,
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
-): () => Promise<void> {
-  const wss = new WebSocketServer({ server, path });
+): WebSocketTransport {
+  const wss = new WebSocketServer({ noServer: true });
   const running = new WeakMap<object, Map<string, AbortController>>();
   const operations = (ctx: object) => {
     let map = running.get(ctx);
@@ -133,10 +139,13 @@ export function graphqlOverWebSocket(
     },
     wss,
   );
-  return async () => {
-    await disposable.dispose();
-    for (const client of wss.clients) client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  return {
+    upgrade: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+    close: async () => {
+      await disposable.dispose();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { GraphQLSchema } from 'graphql';
-import { noAuthentication, resolveIdentity, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import type { HttpRequest, SessionHandle } from '../../adapters/http-koa/http-route.js';
+import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
+import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
@@ -10,11 +10,7 @@ import { Loaders } from '../../adapters/graphql/loaders.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
-import type { SessionManager } from '../../application/auth/session-manager.js';
-import { cookieValue } from '../../adapters/http-koa/cookies.js';
-import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
 import type { Identity } from '../../domain/auth/identity.js';
-import { TOKENS } from '../tokens.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -152,17 +148,10 @@ export class GraphqlPlugin implements Plugin {
     // Queries and mutations are served on the subscription transports too, through the same pipeline.
     route(`${this.path}/sse`, graphqlOverSse(pipeline));
     ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL over SSE' });
-    ctx.onListen((server) => {
-      // Sessions and bearer tokens when sessions() and auth() are mounted (in any order: the app has started).
-      const sessions = ctx.getOptional(TOKENS.Sessions);
-      const tokens = ctx.getOptional(TOKENS.BearerTokens);
-      return graphqlOverWebSocket(server, `${this.path}/ws`, pipeline, async (caller, signal) =>
-        contextFor(
-          await resolveIdentity(this.backend, { authorization: caller.authorization, session: readOnlySession(sessions, caller.cookie), tokens }),
-          signal,
-        ),
-      );
-    });
+    // Sessions and bearer tokens when sessions() and auth() are mounted (ctx.identify reads them per connection).
+    const ws = graphqlOverWebSocket(pipeline, async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), signal));
+    ctx.onUpgrade(`${this.path}/ws`, ws.upgrade);
+    ctx.onListen(() => ws.close);
     ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL over WebSocket' });
   }
 
@@ -185,25 +174,6 @@ export class GraphqlPlugin implements Plugin {
       ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
     }
   }
-}
-
-/** The session of a WebSocket upgrade request, for identification only (no flash, no login there). */
-function readOnlySession(sessions: SessionManager | undefined, cookieHeader: string | undefined): SessionHandle | undefined {
-  const token = cookieValue(cookieHeader, SESSION_COOKIE);
-  if (!sessions || !token) return undefined;
-  const unavailable = async (): Promise<never> => {
-    throw new Error('sessions are read-only over WebSocket');
-  };
-  return {
-    user: async () => {
-      const record = await sessions.load(token);
-      return record ? sessions.user(record) : null;
-    },
-    flash: unavailable,
-    takeFlash: async () => [],
-    login: unavailable,
-    logout: unavailable,
-  };
 }
 
 /** Creates the GraphQL plugin. */

@@ -1,0 +1,190 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import { ChannelBuffer } from './channel-buffer.js';
+import { ChannelPattern, isChannelName } from './channel-pattern.js';
+import { RealtimeConnection, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
+
+/** What a channel's `authorize` sees. */
+export interface ChannelAuthorizeArgs {
+  /** The caller (anonymous when nobody is signed in). */
+  readonly identity: Identity;
+  /** The pattern's parameters (`{ room: '42' }` for `chat/:room` and `chat/42`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** The channel asked for. */
+  readonly channel: string;
+}
+
+/** Decides whether a caller may listen to a channel. */
+export type ChannelAuthorizer = (args: ChannelAuthorizeArgs) => boolean | Promise<boolean>;
+
+/** The hub's bounds; every one is per process. */
+export interface RealtimeLimits {
+  /** Milliseconds between heartbeats (SSE comment line, WebSocket ping). */
+  readonly heartbeatMs: number;
+  /** Events kept per channel for resuming clients. */
+  readonly bufferSize: number;
+  /** Channels whose events are kept (the least recently published is forgotten first). */
+  readonly maxBufferedChannels: number;
+  /** Messages a connection may have unflushed before it is disconnected as a slow consumer. */
+  readonly maxQueue: number;
+  /** Bytes a connection may have unflushed before it is disconnected as a slow consumer. */
+  readonly maxQueueBytes: number;
+  /** Open connections per caller (identity id, or IP address for anonymous callers). */
+  readonly maxConnectionsPerCaller: number;
+  /** Channels one WebSocket connection may listen to at once. */
+  readonly maxChannelsPerConnection: number;
+}
+
+export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
+  heartbeatMs: 15_000,
+  bufferSize: 100,
+  maxBufferedChannels: 10_000,
+  maxQueue: 256,
+  maxQueueBytes: 1024 * 1024,
+  maxConnectionsPerCaller: 10,
+  maxChannelsPerConnection: 100,
+};
+
+/** What a client is told when its `Last-Event-ID` is no longer buffered. */
+export const GAP_REASON = 'the missed events are no longer buffered';
+
+/** The answer to a subscription request. */
+export type Admission =
+  | { readonly ok: true; readonly params: Readonly<Record<string, string>> }
+  | { readonly ok: false; readonly code: 'not_found' | 'not_authenticated' | 'forbidden' };
+
+/**
+ * The channels of one process: the declared patterns, each channel's recent events, and the
+ * local connections listening to each. Every process receives every published event (through
+ * the event bus) and hands it to `deliver`, which buffers it and writes it to the local
+ * listeners: cheap and synchronous (a write per listener), never waiting on a client.
+ */
+export class RealtimeHub {
+  private readonly declared: { pattern: ChannelPattern; authorize: ChannelAuthorizer | undefined }[] = [];
+  private readonly listeners = new Map<string, Set<RealtimeConnection>>();
+  private readonly buffers = new Map<string, ChannelBuffer>();
+  private readonly perCaller = new Map<string, number>();
+  private readonly open = new Set<RealtimeConnection>();
+  private heartbeats: ReturnType<typeof setInterval> | undefined;
+
+  constructor(readonly limits: RealtimeLimits = DEFAULT_REALTIME_LIMITS) {}
+
+  /** Declares a channel pattern (`chat/:room`); without `authorize` everyone may listen. */
+  declare(pattern: string, authorize?: ChannelAuthorizer): void {
+    if (this.declared.some((d) => d.pattern.pattern === pattern)) throw new Error(`realtime: channel "${pattern}" is declared twice`);
+    this.declared.push({ pattern: new ChannelPattern(pattern), authorize });
+  }
+
+  /** The declared patterns, in declaration order. */
+  patterns(): string[] {
+    return this.declared.map((d) => d.pattern.pattern);
+  }
+
+  /** The first declared pattern `channel` matches, with its parameters; undefined for an unknown channel. */
+  resolve(channel: string): { params: Record<string, string>; authorize: ChannelAuthorizer | undefined } | undefined {
+    if (!isChannelName(channel)) return undefined;
+    for (const d of this.declared) {
+      const params = d.pattern.match(channel);
+      if (params) return { params, authorize: d.authorize };
+    }
+    return undefined;
+  }
+
+  /** Whether `identity` may listen to `channel`: unknown channel, refused (anonymous or not), or admitted. */
+  async admit(channel: string, identity: Identity): Promise<Admission> {
+    const found = this.resolve(channel);
+    if (!found) return { ok: false, code: 'not_found' };
+    if (found.authorize && !(await found.authorize({ identity, params: found.params, channel }))) {
+      return { ok: false, code: identity.isAuthenticated ? 'forbidden' : 'not_authenticated' };
+    }
+    return { ok: true, params: found.params };
+  }
+
+  /** Opens a connection for `caller`; undefined when the caller already has the most connections allowed. */
+  connect(caller: string, sink: ConnectionSink): RealtimeConnection | undefined {
+    const count = this.perCaller.get(caller) ?? 0;
+    if (count >= this.limits.maxConnectionsPerCaller) return undefined;
+    this.perCaller.set(caller, count + 1);
+    const connection = new RealtimeConnection(caller, sink, this.limits, (c) => this.forget(c));
+    this.open.add(connection);
+    this.heartbeats ??= setInterval(() => this.beat(), this.limits.heartbeatMs).unref();
+    return connection;
+  }
+
+  /** Open connections of `caller`, or of everyone. */
+  connections(caller?: string): number {
+    return caller === undefined ? this.open.size : (this.perCaller.get(caller) ?? 0);
+  }
+
+  /**
+   * Starts `connection` listening to `channel`. With `lastEventId`, the events after it are sent
+   * first, or a `gap` message when it is no longer buffered. (Synchronous: no event can slip in
+   * between the replay and the live ones.)
+   */
+  subscribe(connection: RealtimeConnection, channel: string, lastEventId?: string): void {
+    if (connection.closed) return;
+    if (lastEventId !== undefined) {
+      const missed = this.buffers.get(channel)?.after(lastEventId);
+      if (missed === undefined) connection.send({ kind: 'gap', channel, lastEventId, reason: GAP_REASON });
+      else for (const e of missed) connection.send({ kind: 'event', channel, id: e.id, data: e.data });
+    }
+    if (connection.closed) return;
+    connection.channels.add(channel);
+    let set = this.listeners.get(channel);
+    if (!set) this.listeners.set(channel, (set = new Set()));
+    set.add(connection);
+  }
+
+  /** Stops `connection` listening to `channel`. */
+  unsubscribe(connection: RealtimeConnection, channel: string): void {
+    connection.channels.delete(channel);
+    const set = this.listeners.get(channel);
+    set?.delete(connection);
+    if (set?.size === 0) this.listeners.delete(channel);
+  }
+
+  /** An event published on any process: buffered for resuming clients and written to this process's listeners. */
+  deliver(event: { channel: string; id: string; data: unknown }): void {
+    this.buffer(event.channel).append({ id: event.id, data: event.data });
+    const set = this.listeners.get(event.channel);
+    if (!set) return;
+    const message: ChannelMessage = { kind: 'event', channel: event.channel, id: event.id, data: event.data };
+    for (const connection of [...set]) connection.send(message);
+  }
+
+  /** Ends every connection with `reason` (at shutdown) and stops the heartbeats. */
+  closeAll(reason: DisconnectReason): void {
+    for (const connection of [...this.open]) connection.close(reason);
+    this.stopHeartbeats();
+  }
+
+  private buffer(channel: string): ChannelBuffer {
+    let buffer = this.buffers.get(channel);
+    if (buffer) {
+      // Most recently published last: the first key is the one to forget.
+      this.buffers.delete(channel);
+    } else {
+      buffer = new ChannelBuffer(this.limits.bufferSize);
+      if (this.buffers.size >= this.limits.maxBufferedChannels) this.buffers.delete(this.buffers.keys().next().value as string);
+    }
+    this.buffers.set(channel, buffer);
+    return buffer;
+  }
+
+  private forget(connection: RealtimeConnection): void {
+    if (!this.open.delete(connection)) return;
+    for (const channel of [...connection.channels]) this.unsubscribe(connection, channel);
+    const count = (this.perCaller.get(connection.caller) ?? 1) - 1;
+    if (count > 0) this.perCaller.set(connection.caller, count);
+    else this.perCaller.delete(connection.caller);
+    if (this.open.size === 0) this.stopHeartbeats();
+  }
+
+  private beat(): void {
+    for (const connection of [...this.open]) connection.heartbeat();
+  }
+
+  private stopHeartbeats(): void {
+    if (this.heartbeats) clearInterval(this.heartbeats);
+    this.heartbeats = undefined;
+  }
+}

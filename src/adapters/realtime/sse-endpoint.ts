@@ -1,0 +1,94 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { callerKey } from './caller-key.js';
+import type { RealtimeHub } from './realtime-hub.js';
+import type { ChannelMessage, ConnectionSink, DisconnectReason } from './realtime-connection.js';
+
+/** What the SSE endpoint reads of a request (the HTTP adapter converts its own request to this). */
+export interface SseRequest {
+  /** The `channel` query parameter. */
+  readonly channel: unknown;
+  /** The `Last-Event-ID` header (sent by EventSource when it reconnects), else the `lastEventId` query parameter. */
+  readonly lastEventId: unknown;
+  readonly ip: string;
+  /** True while the app drains: new streams are refused (503). */
+  readonly draining: boolean;
+  identity(): Promise<Identity>;
+}
+
+/** A 200 event stream. */
+export interface SseResponse {
+  readonly status: 200;
+  readonly type: 'text/event-stream';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Readable;
+}
+
+/** How long a stream the server ended may take to flush its last lines before it is cut. */
+const END_GRACE_MS = 2000;
+
+/**
+ * `GET /realtime/events?channel=…`: one channel as an EventSource-compatible stream. Each event
+ * is `id: <id>`, `event: message`, `data: <json>`; a resume (`Last-Event-ID`) first replays the
+ * buffered events after that id, or sends `event: gap` when they are no longer buffered. A
+ * refusal throws a DomainError (the HTTP adapter answers problem+json): unknown channel 404,
+ * anonymous caller refused 401, identified caller refused 403, too many connections 429.
+ */
+export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promise<SseResponse> {
+  if (req.draining) throw new DomainError('overloaded', 'the server is shutting down; reconnect shortly');
+  const channel = single(req.channel);
+  if (!channel) throw new DomainError('invalid_input', 'the channel query parameter is required', [{ field: 'channel', message: 'required' }]);
+  const lastEventId = single(req.lastEventId);
+  if (lastEventId !== undefined && lastEventId.length > 200) throw new DomainError('invalid_input', 'Last-Event-ID is too long');
+  const identity = await req.identity();
+  const admission = await hub.admit(channel, identity);
+  if (!admission.ok) throw refusal(admission.code, channel);
+  const stream = new PassThrough();
+  const connection = hub.connect(callerKey(identity, req.ip), sseSink(stream));
+  if (!connection) {
+    stream.destroy();
+    throw new DomainError('throttled', `too many open realtime connections (at most ${hub.limits.maxConnectionsPerCaller} per caller)`);
+  }
+  stream.once('close', () => connection.released());
+  connection.push(': connected\n\n');
+  hub.subscribe(connection, channel, lastEventId);
+  return {
+    status: 200,
+    type: 'text/event-stream',
+    headers: { 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' },
+    body: stream,
+  };
+}
+
+function refusal(code: 'not_found' | 'not_authenticated' | 'forbidden', channel: string): DomainError {
+  if (code === 'not_found') return new DomainError('not_found', `no realtime channel "${channel}"`);
+  if (code === 'not_authenticated') return new DomainError('not_authenticated', `sign in to listen to "${channel}"`);
+  return new DomainError('forbidden', `you may not listen to "${channel}"`);
+}
+
+function single(value: unknown): string | undefined {
+  const v = Array.isArray(value) ? (value[0] as unknown) : value;
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** SSE text for a channel message. */
+export function sseText(message: ChannelMessage): string {
+  if (message.kind === 'event') return `id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message.data)}\n\n`;
+  return `event: gap\ndata: ${JSON.stringify({ lastEventId: message.lastEventId, reason: message.reason })}\n\n`;
+}
+
+/** Writes to the response stream; ending it says why (`event: disconnect`) and cuts a client that does not read it. */
+function sseSink(stream: PassThrough): ConnectionSink {
+  return {
+    encode: sseText,
+    write: (text, flushed) => void stream.write(text, () => flushed()),
+    heartbeat: () => ': heartbeat\n\n',
+    close: (reason: DisconnectReason) => {
+      if (stream.destroyed) return;
+      stream.end(`event: disconnect\ndata: ${JSON.stringify({ reason })}\n\n`);
+      const cut = setTimeout(() => stream.destroy(), END_GRACE_MS).unref();
+      stream.once('close', () => clearTimeout(cut));
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { callerKey } from './caller-key.js';
+import type { RealtimeHub } from './realtime-hub.js';
+import type { ChannelMessage, ConnectionSink, DisconnectReason, RealtimeConnection } from './realtime-connection.js';
+
+/** Close codes: 1001 going away (shutdown), 1008 policy violation (slow consumer), 1013 try again later (too many connections). */
+const CLOSE_CODES: Readonly<Record<DisconnectReason, number>> = { 'server shutting down': 1001, 'slow consumer': 1008, 'heartbeat timeout': 1011 };
+const TOO_MANY = 1013;
+/** How long a closing socket may take to complete the close handshake before it is cut. */
+const CLOSE_GRACE_MS = 2000;
+const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/** A WebSocket transport without a server of its own: the app routes the upgrades of its path to `upgrade`. */
+export interface RealtimeWebSocket {
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes the server (the hub has already ended the connections) and cuts what has not closed after a moment. */
+  close(): Promise<void>;
+}
+
+/** Error codes of the WebSocket protocol's `error` message. */
+export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' | 'invalid_message' | 'throttled' | 'internal_error';
+
+/**
+ * `/realtime/ws`: the channels over WebSocket, JSON text messages. The client sends
+ * `{"type":"subscribe","channel":"chat/42","lastEventId"?:"…"}` and `{"type":"unsubscribe","channel":"…"}`;
+ * the server answers `subscribed`/`unsubscribed`, then sends `event` (`channel`, `id`, `data`),
+ * `gap` (`channel`, `lastEventId`, `reason`) and `error` (`channel`?, `code`, `message`). The caller is
+ * identified once, from the upgrade request; a present but invalid bearer token is refused 401.
+ */
+export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: IncomingMessage) => Promise<Identity>): RealtimeWebSocket {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  return {
+    upgrade: (req, socket, head) => {
+      identify(req).then(
+        (identity) => wss.handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown')),
+        (error: unknown) => refuse(socket, error instanceof DomainError && error.code === 'not_authenticated' ? '401 Unauthorized' : '500 Internal Server Error'),
+      );
+    },
+    close: async () => {
+      const open = [...wss.clients].filter((ws) => ws.readyState !== ws.CLOSED);
+      await Promise.race([Promise.all(open.map((ws) => new Promise((r) => ws.once('close', r)))), new Promise((r) => setTimeout(r, 500))]);
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function refuse(socket: Duplex, status: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}
+
+/** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
+function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string): void {
+  const connection = hub.connect(callerKey(identity, ip), wsSink(ws));
+  if (!connection) return ws.close(TOO_MANY, `too many connections (at most ${hub.limits.maxConnectionsPerCaller} per caller)`);
+  ws.once('close', () => connection.released());
+  ws.on('error', () => ws.terminate());
+  let queue: Promise<void> = Promise.resolve();
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    queue = queue.then(() => handle(hub, connection, identity, isBinary ? undefined : String(data))).catch(() => {
+      reply(connection, { type: 'error', code: 'internal_error', message: 'the subscription could not be checked' });
+    });
+  });
+}
+
+type ClientMessage = { type: 'subscribe'; channel: string; lastEventId?: string } | { type: 'unsubscribe'; channel: string };
+
+async function handle(hub: RealtimeHub, connection: RealtimeConnection, identity: Identity, text: string | undefined): Promise<void> {
+  const message = parse(text);
+  if (!message) return reply(connection, { type: 'error', code: 'invalid_message', message: 'expected {"type":"subscribe"|"unsubscribe","channel":"…","lastEventId"?:"…"}' });
+  const { channel } = message;
+  if (message.type === 'unsubscribe') {
+    hub.unsubscribe(connection, channel);
+    return reply(connection, { type: 'unsubscribed', channel });
+  }
+  if (!connection.channels.has(channel) && connection.channels.size >= hub.limits.maxChannelsPerConnection) {
+    return reply(connection, { type: 'error', channel, code: 'throttled', message: `at most ${hub.limits.maxChannelsPerConnection} channels per connection` });
+  }
+  const admission = await hub.admit(channel, identity);
+  if (!admission.ok) {
+    const text = { not_found: `no realtime channel "${channel}"`, not_authenticated: `sign in to listen to "${channel}"`, forbidden: `you may not listen to "${channel}"` };
+    return reply(connection, { type: 'error', channel, code: admission.code, message: text[admission.code] });
+  }
+  reply(connection, { type: 'subscribed', channel });
+  hub.subscribe(connection, channel, message.lastEventId);
+}
+
+function reply(connection: RealtimeConnection, message: { type: string; channel?: string; code?: RealtimeErrorCode; message?: string }): void {
+  connection.push(JSON.stringify(message));
+}
+
+function parse(text: string | undefined): ClientMessage | undefined {
+  let value: unknown;
+  try {
+    value = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, channel, lastEventId } = value as Record<string, unknown>;
+  if (typeof channel !== 'string' || channel.length > 512) return undefined;
+  if (type === 'unsubscribe') return { type, channel };
+  if (type !== 'subscribe') return undefined;
+  if (lastEventId === undefined) return { type, channel };
+  return typeof lastEventId === 'string' && lastEventId.length <= 200 ? { type, channel, lastEventId } : undefined;
+}
+
+/** WebSocket text for a channel message. */
+export function wsText(message: ChannelMessage): string {
+  if (message.kind === 'event') return JSON.stringify({ type: 'event', channel: message.channel, id: message.id, data: message.data });
+  return JSON.stringify({ type: 'gap', channel: message.channel, lastEventId: message.lastEventId, reason: message.reason });
+}
+
+/** Sends over the socket; heartbeats are pings, and a socket that missed the last pong is cut. */
+function wsSink(ws: WebSocket): ConnectionSink {
+  let alive = true;
+  ws.on('pong', () => (alive = true));
+  return {
+    encode: wsText,
+    write: (text, flushed) => ws.send(text, () => flushed()),
+    heartbeat: () => {
+      if (!alive) ws.terminate();
+      else {
+        alive = false;
+        ws.ping();
+      }
+      return undefined;
+    },
+    close: (reason) => {
+      ws.close(CLOSE_CODES[reason], reason);
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { SessionManager } from '../application/auth/session-manager.js';
+import type { TokenManager } from '../application/auth/token-manager.js';
+import { resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
+import { cookieValue } from '../adapters/http-koa/cookies.js';
+import type { SessionHandle } from '../adapters/http-koa/http-route.js';
+import { SESSION_COOKIE } from '../adapters/http-koa/session-middleware.js';
+import type { Identity } from '../domain/auth/identity.js';
+
+/** What identifies the caller of a request no route serves (a WebSocket upgrade). */
+export interface UpgradeCaller {
+  /** The `Authorization` header (or a transport's equivalent, such as a graphql-ws connection parameter). */
+  readonly authorization: string | undefined;
+  /** The `Cookie` header. */
+  readonly cookie: string | undefined;
+}
+
+/**
+ * Resolves an upgrade request's caller with `backend`: the session cookie (read-only: no flash,
+ * no login) and the bearer token, as `HttpRequest.identity()` does for routes. A present but
+ * invalid bearer token throws DomainError('not_authenticated').
+ */
+export function identifyUpgrade(
+  backend: AuthBackend,
+  caller: UpgradeCaller,
+  services: { sessions: SessionManager | undefined; tokens: TokenManager | undefined },
+): Promise<Identity> {
+  return resolveIdentity(backend, { authorization: caller.authorization, session: readOnlySession(services.sessions, caller.cookie), tokens: services.tokens });
+}
+
+/** The session of an upgrade request, for identification only (no flash, no login there). */
+function readOnlySession(sessions: SessionManager | undefined, cookieHeader: string | undefined): SessionHandle | undefined {
+  const token = cookieValue(cookieHeader, SESSION_COOKIE);
+  if (!sessions || !token) return undefined;
+  const unavailable = async (): Promise<never> => {
+    throw new Error('sessions are read-only over WebSocket');
+  };
+  return {
+    user: async () => {
+      const record = await sessions.load(token);
+      return record ? sessions.user(record) : null;
+    },
+    flash: unavailable,
+    takeFlash: async () => [],
+    login: unavailable,
+    logout: unavailable,
+  };
+}

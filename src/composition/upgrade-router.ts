@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** Serves one upgrade request (the socket is the handler's from then on). */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/**
+ * The app's single `upgrade` listener: one `WebSocketServer({ server, path })` per transport
+ * would break the others (ws answers 400 to upgrades for paths it does not own), so every
+ * transport claims its exact pathname here and gets the upgrades sent to it.
+ */
+export class UpgradeRouter {
+  private readonly handlers = new Map<string, UpgradeHandler>();
+
+  constructor(private readonly draining: () => boolean) {}
+
+  /** Claims `path` (its exact pathname); a path is claimed once. */
+  add(path: string, handler: UpgradeHandler): void {
+    if (!path.startsWith('/')) throw new Error(`onUpgrade: "${path}" is not an absolute path`);
+    if (this.handlers.has(path)) throw new Error(`onUpgrade: ${path} is already served by another plugin`);
+    this.handlers.set(path, handler);
+  }
+
+  /** The `upgrade` listener: dispatches by pathname; 404 for an unknown path, 503 while draining. */
+  readonly listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const handler = this.handlers.get(pathnameOf(req.url));
+    if (!handler) return refuse(socket, 404, 'Not Found');
+    if (this.draining()) return refuse(socket, 503, 'Service Unavailable');
+    try {
+      handler(req, socket, head);
+    } catch {
+      refuse(socket, 500, 'Internal Server Error');
+    }
+  };
+}
+
+function pathnameOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://upgrade.invalid').pathname;
+  } catch {
+    return '';
+  }
+}
+
+/** Answers an upgrade request with a bare HTTP status and destroys the socket. */
+export function refuse(socket: Duplex, status: number, text: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REALTIME_LIMITS, GAP_REASON, RealtimeHub, type RealtimeLimits } from '../../../../src/adapters/realtime/realtime-hub.js';
+import type { ChannelMessage, ConnectionSink, DisconnectReason } from '../../../../src/adapters/realtime/realtime-connection.js';
+import { ANONYMOUS, type Identity } from '../../../../src/domain/auth/identity.js';
+
+/** A sink that records what is written; it flushes only when told (a client that does not read). */
+class FakeSink implements ConnectionSink {
+  readonly written: string[] = [];
+  readonly unflushed: (() => void)[] = [];
+  closedWith: DisconnectReason | undefined;
+  constructor(private readonly flushAtOnce = true) {}
+  encode(m: ChannelMessage): string {
+    return m.kind === 'event' ? `event ${m.channel} ${m.id} ${JSON.stringify(m.data)}` : `gap ${m.channel} ${m.lastEventId}`;
+  }
+  write(text: string, flushed: () => void): void {
+    this.written.push(text);
+    if (this.flushAtOnce) flushed();
+    else this.unflushed.push(flushed);
+  }
+  heartbeat(): string {
+    return 'beat';
+  }
+  close(reason: DisconnectReason): void {
+    this.closedWith = reason;
+  }
+}
+
+const user = (id: number): Identity => ({ isAuthenticated: true, id, username: `u${id}`, isStaff: false, isSuperuser: false, via: 'bearer' });
+
+describe('RealtimeHub', () => {
+  let hub: RealtimeHub;
+  const make = (limits: Partial<RealtimeLimits> = {}) => {
+    hub = new RealtimeHub({ ...DEFAULT_REALTIME_LIMITS, ...limits });
+    hub.declare('chat/:room', ({ identity, params }) => identity.isAuthenticated && params.room !== 'staff');
+    hub.declare('news');
+    return hub;
+  };
+  afterEach(() => hub.closeAll('server shutting down'));
+
+  it('admits by pattern and authorize: unknown 404, anonymous refused 401, identified refused 403', async () => {
+    make();
+    expect(await hub.admit('news', ANONYMOUS)).toEqual({ ok: true, params: {} });
+    expect(await hub.admit('chat/42', user(1))).toEqual({ ok: true, params: { room: '42' } });
+    expect(await hub.admit('chat/42', ANONYMOUS)).toEqual({ ok: false, code: 'not_authenticated' });
+    expect(await hub.admit('chat/staff', user(1))).toEqual({ ok: false, code: 'forbidden' });
+    expect(await hub.admit('weather', user(1))).toEqual({ ok: false, code: 'not_found' });
+    expect(() => hub.declare('news')).toThrow(/twice/);
+  });
+
+  it('delivers to the connections of the channel only, and buffers for resume', () => {
+    make();
+    const a = new FakeSink();
+    const b = new FakeSink();
+    hub.subscribe(hub.connect('ip:1', a)!, 'chat/1');
+    hub.subscribe(hub.connect('ip:2', b)!, 'chat/2');
+    hub.deliver({ channel: 'chat/1', id: 'x1', data: { n: 1 } });
+    expect(a.written).toEqual(['event chat/1 x1 {"n":1}']);
+    expect(b.written).toEqual([]);
+  });
+
+  it('a resume replays what followed the last event id, or sends a gap when it is no longer buffered', () => {
+    make({ bufferSize: 3 });
+    for (let i = 1; i <= 5; i++) hub.deliver({ channel: 'news', id: `n${i}`, data: i });
+    const found = new FakeSink();
+    hub.subscribe(hub.connect('ip:1', found)!, 'news', 'n3');
+    expect(found.written).toEqual(['event news n4 4', 'event news n5 5']);
+    const evicted = new FakeSink();
+    hub.subscribe(hub.connect('ip:2', evicted)!, 'news', 'n1');
+    expect(evicted.written).toEqual(['gap news n1']);
+    hub.deliver({ channel: 'news', id: 'n6', data: 6 });
+    expect(found.written.at(-1)).toBe('event news n6 6');
+    expect(evicted.written.at(-1)).toBe('event news n6 6');
+    expect(GAP_REASON).toMatch(/no longer buffered/);
+  });
+
+  it('disconnects a slow consumer (queue over maxQueue messages) with the reason, and forgets it', () => {
+    make({ maxQueue: 3 });
+    const slow = new FakeSink(false);
+    const fast = new FakeSink();
+    const connection = hub.connect('ip:1', slow)!;
+    hub.subscribe(connection, 'news');
+    hub.subscribe(hub.connect('ip:2', fast)!, 'news');
+    for (let i = 1; i <= 5; i++) hub.deliver({ channel: 'news', id: `n${i}`, data: i });
+    expect(slow.written).toHaveLength(3);
+    expect(slow.closedWith).toBe('slow consumer');
+    expect(connection.closed).toBe(true);
+    expect(hub.connections('ip:1')).toBe(0);
+    expect(fast.written).toHaveLength(5);
+    expect(fast.closedWith).toBeUndefined();
+  });
+
+  it('disconnects a slow consumer over maxQueueBytes; flushed writes free the queue', () => {
+    make({ maxQueueBytes: 100 });
+    const sink = new FakeSink(false);
+    const connection = hub.connect('ip:1', sink)!;
+    hub.subscribe(connection, 'news');
+    hub.deliver({ channel: 'news', id: 'a', data: 'x'.repeat(40) });
+    for (const flush of sink.unflushed.splice(0)) flush();
+    expect(connection.queued()).toEqual({ messages: 0, bytes: 0 });
+    hub.deliver({ channel: 'news', id: 'b', data: 'x'.repeat(40) });
+    hub.deliver({ channel: 'news', id: 'c', data: 'x'.repeat(40) });
+    expect(sink.closedWith).toBe('slow consumer');
+  });
+
+  it('caps the open connections per caller and frees a slot when one closes', () => {
+    make({ maxConnectionsPerCaller: 2 });
+    const first = hub.connect('user:1', new FakeSink())!;
+    expect(hub.connect('user:1', new FakeSink())).toBeDefined();
+    expect(hub.connect('user:1', new FakeSink())).toBeUndefined();
+    expect(hub.connect('user:2', new FakeSink())).toBeDefined();
+    first.released();
+    expect(hub.connect('user:1', new FakeSink())).toBeDefined();
+  });
+
+  it('sends heartbeats every heartbeatMs, and ends every connection at shutdown', async () => {
+    make({ heartbeatMs: 20 });
+    const sink = new FakeSink();
+    hub.connect('ip:1', sink);
+    await new Promise((r) => setTimeout(r, 70));
+    expect(sink.written.filter((w) => w === 'beat').length).toBeGreaterThanOrEqual(2);
+    hub.closeAll('server shutting down');
+    expect(sink.closedWith).toBe('server shutting down');
+    expect(hub.connections()).toBe(0);
+  });
+
+  it('keeps the events of at most maxBufferedChannels channels (least recently published forgotten)', () => {
+    make({ maxBufferedChannels: 2 });
+    hub.deliver({ channel: 'chat/1', id: 'a', data: 1 });
+    hub.deliver({ channel: 'chat/2', id: 'b', data: 2 });
+    hub.deliver({ channel: 'chat/1', id: 'c', data: 3 });
+    hub.deliver({ channel: 'chat/3', id: 'd', data: 4 });
+    const s1 = new FakeSink();
+    const s2 = new FakeSink();
+    hub.subscribe(hub.connect('ip:1', s1)!, 'chat/1', 'a');
+    hub.subscribe(hub.connect('ip:2', s2)!, 'chat/2', 'b');
+    expect(s1.written).toEqual(['event chat/1 c 3']);
+    expect(s2.written).toEqual(['gap chat/2 b']);
+  });
+});
