@@ -28,7 +28,7 @@ export interface ReferenceOptions {
  */
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
-  const app = createApp({
+  const app: PorticoApp = createApp({
     database: options.database,
     models: REFERENCE_MODELS,
     migrations: REFERENCE_MIGRATIONS,
@@ -50,7 +50,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     .use(security({ csrfExempt: ['/graphql'] }))
     .use(auth({ requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1', throttle: env.THROTTLE !== 'off' }))
     .use(health())
-    .use(referenceRest(env.PROFILE))
+    // A published post is announced on the `news` channel, to every process's listeners.
+    .use(referenceRest(env.PROFILE, (post): Promise<string> => app.realtime.publish('news', { type: 'post_published', id: post.id, title: post.title })))
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referenceGraphql())
     .use(

@@ -10,10 +10,14 @@ import {
   type ActionDef,
   type ResourceConfig,
   type RestPlugin,
+  type Row,
 } from '../../src/index.js';
 
+/** What the reference app does once a post is published (it announces it on the `news` channel). */
+export type OnPublished = (post: Row) => unknown;
+
 /** `POST /api/post/{id}/publish/`: marks the post published and answers it (REFERENCE-APP.md). */
-const publishAction: ActionDef = {
+const publishAction = (onPublished: OnPublished): ActionDef => ({
   name: 'publish',
   method: 'POST',
   scope: 'Detail',
@@ -26,9 +30,10 @@ const publishAction: ActionDef = {
   output: { $ref: '#/components/schemas/Post' },
   async handler({ row }, { store, present }) {
     const updated = await store.update('post', row?.id ?? null, { published: true });
+    if (updated) await onPublished(updated);
     return { status: 200, body: updated ? present(updated) : null };
   },
-};
+});
 
 /** `GET /api/post/recent/?limit=5`: the latest published posts, newest first (default 5, at most 50). */
 const recentAction: ActionDef = {
@@ -54,7 +59,8 @@ const recentAction: ActionDef = {
 };
 
 /** Per-table REST configuration (REFERENCE-APP.md "Models and REST configuration"). */
-export const REFERENCE_RESOURCES: ResourceConfig[] = [
+/** The resources of REFERENCE-APP.md; `onPublished` runs after the `publish` action. */
+export const referenceResources = (onPublished: OnPublished = () => undefined): ResourceConfig[] => [
   { table: 'author', permission: AllowAny, hide: ['secret_note'], nested: [{ key: 'links', table: 'link' }] },
   {
     table: 'post',
@@ -62,7 +68,7 @@ export const REFERENCE_RESOURCES: ResourceConfig[] = [
     noform: ['created_by_id'],
     bulk: true,
     nested: [{ key: 'comments', table: 'comment' }],
-    actions: [publishAction, recentAction],
+    actions: [publishAction(onPublished), recentAction],
   },
   { table: 'comment', permission: AllowAny, hide: ['moderation_note'], nested: [{ key: 'replies', table: 'reply' }] },
   { table: 'reply', permission: AllowAny },
@@ -81,10 +87,10 @@ export const REFERENCE_RESOURCES: ResourceConfig[] = [
 ];
 
 /** The REST plugin of the reference app; `PROFILE=allowlist` serves only author and post. */
-export function referenceRest(profile: string | undefined): RestPlugin {
+export function referenceRest(profile: string | undefined, onPublished?: OnPublished): RestPlugin {
   const plugin = rest()
     .authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
-    .resources(REFERENCE_RESOURCES)
+    .resources(referenceResources(onPublished))
     .exclude(['secret_config']);
   if (profile === 'allowlist') plugin.includeOnly(['author', 'post']).expose(['auth_user']).exclude(['auth_user']);
   return plugin;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { REDIS_URL, redisAvailable } from '../support/redis.js';
+import { RealtimeSocket, SseStream } from '../support/realtime-clients.js';
 import { startNode, stop } from '../support/spawn-node.js';
 
 const pg = await postgresAvailable();
@@ -87,6 +88,30 @@ function acrossProcesses(bus: 'postgresql' | 'redis'): void {
     expect((await overWs).data?.postChanged).toEqual({ id: '2', title });
     sse.dispose();
     await ws.dispose();
+  });
+
+  it('a realtime publish on B (the post publish action announces on `news`) reaches an EventSource client and a WebSocket client on A', async () => {
+    const sse = await SseStream.open(`${a.url}/realtime/events?channel=news`);
+    const ws = await RealtimeSocket.open(`${a.url.replace('http://', 'ws://')}/realtime/ws`);
+    expect(await ws.subscribe('news')).toEqual({ type: 'subscribed', channel: 'news' });
+    const res = await fetch(`${b.url}/api/post/3/publish/`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: await bearer(b.url) }, body: JSON.stringify({ reason: `over ${bus}` }) });
+    expect(res.status).toBe(200);
+    const overSse = await sse.next(10_000);
+    const overWs = await ws.next('event', 10_000);
+    const announced = { type: 'post_published', id: 3, title: ((await res.json()) as { title: string }).title };
+    expect(overSse && { event: overSse.event, data: JSON.parse(overSse.data) as unknown }).toEqual({ event: 'message', data: announced });
+    expect(overWs).toMatchObject({ type: 'event', channel: 'news', id: overSse?.id, data: announced });
+    await sse.close();
+    ws.close();
+  });
+
+  it('an unauthorized channel subscription on A is refused over both transports', async () => {
+    const refused = await fetch(`${a.url}/realtime/events?channel=chat/1`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-type')).toMatch(/problem\+json/);
+    const ws = await RealtimeSocket.open(`${a.url.replace('http://', 'ws://')}/realtime/ws`);
+    expect(await ws.subscribe('chat/1')).toMatchObject({ type: 'error', channel: 'chat/1', code: 'not_authenticated' });
+    ws.close();
   });
 }
 
