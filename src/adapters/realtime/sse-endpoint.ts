@@ -3,7 +3,7 @@ import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
-import type { ChannelMessage, ConnectionSink, DisconnectReason } from './realtime-connection.js';
+import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
 
 /** What the SSE endpoint reads of a request (the HTTP adapter converts its own request to this). */
 export interface SseRequest {
@@ -78,10 +78,12 @@ export function sseText(message: ChannelMessage): string {
   return `event: gap\ndata: ${JSON.stringify({ lastEventId: message.lastEventId, reason: message.reason })}\n\n`;
 }
 
+const sseEncoded = encodedOnce(sseText);
+
 /** Writes to the response stream; ending it says why (`event: disconnect`) and cuts a client that does not read it. */
 function sseSink(stream: PassThrough): ConnectionSink {
   return {
-    encode: sseText,
+    encode: sseEncoded,
     write: (text, flushed) => void stream.write(text, () => flushed()),
     heartbeat: () => ': heartbeat\n\n',
     close: (reason: DisconnectReason) => {

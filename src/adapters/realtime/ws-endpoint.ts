@@ -5,7 +5,7 @@ import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
-import type { ChannelMessage, ConnectionSink, DisconnectReason, RealtimeConnection } from './realtime-connection.js';
+import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
 
 /** Close codes: 1001 going away (shutdown), 1008 policy violation (slow consumer), 1013 try again later (too many connections). */
 const CLOSE_CODES: Readonly<Record<DisconnectReason, number>> = { 'server shutting down': 1001, 'slow consumer': 1008, 'heartbeat timeout': 1011 };
@@ -116,12 +116,14 @@ export function wsText(message: ChannelMessage): string {
   return JSON.stringify({ type: 'gap', channel: message.channel, lastEventId: message.lastEventId, reason: message.reason });
 }
 
+const wsEncoded = encodedOnce(wsText);
+
 /** Sends over the socket; heartbeats are pings, and a socket that missed the last pong is cut. */
 function wsSink(ws: WebSocket): ConnectionSink {
   let alive = true;
   ws.on('pong', () => (alive = true));
   return {
-    encode: wsText,
+    encode: wsEncoded,
     write: (text, flushed) => ws.send(text, () => flushed()),
     heartbeat: () => {
       if (!alive) ws.terminate();

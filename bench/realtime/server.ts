@@ -1,0 +1,29 @@
+// The server side of the realtime bench: one process, an in-memory store, a REST resource whose
+// committed writes are published on the `news` channel, and realtime() with caps raised for
+// thousands of subscribers from one address. Prints its URL; answers its memory at /bench/memory.
+import { AllowAny, c, createApp, defineModel, realtime, rest } from '../../src/index.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const app = createApp({ database: 'memory:', models: [defineModel('item', { id: c.id(), t: c.float() })], logRequests: false })
+  .use(rest().resource({ table: 'item', permission: AllowAny }))
+  .use(realtime({ maxConnectionsPerCaller: 100_000, heartbeatMs: 60_000 }).channel('news'))
+  .use({
+    name: 'bench',
+    install(ctx) {
+      // The process that commits the write publishes it (with one process, every subscriber is here).
+      ctx.events.onCommitted('post_save', 'item', (e) => void app.realtime.publish('news', { id: e.row.id, t: e.row.t }));
+      ctx.route({
+        method: 'GET',
+        path: '/bench/memory',
+        handler: () => {
+          gc?.();
+          const m = process.memoryUsage();
+          return { status: 200, body: { rss: m.rss, heapUsed: m.heapUsed, external: m.external } };
+        },
+      });
+    },
+  });
+
+const { url } = await app.listen(Number(process.env.PORT ?? 0));
+console.log(`listening ${url}`);
+process.on('SIGTERM', () => void app.close(0).then(() => process.exit(0)));
