@@ -27,6 +27,7 @@ export class PostgresTransport implements BroadcastTransport {
   private timer?: ReturnType<typeof setTimeout>;
   private receive: (text: string) => void = () => undefined;
   private reading: Promise<void> = Promise.resolve();
+  private queue: Promise<unknown> = Promise.resolve();
   private sent = 0;
   private readonly channel: string;
 
@@ -54,7 +55,18 @@ export class PostgresTransport implements BroadcastTransport {
     return this.current;
   }
 
-  async send(text: string): Promise<void> {
+  send(text: string): Promise<void> {
+    return this.serially(() => this.sendNow(text));
+  }
+
+  /** One statement at a time on the connection (pg does not queue concurrent queries for much longer). */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sendNow(text: string): Promise<void> {
     const client = this.client;
     if (!client) throw new Error(`the event listener is not connected (${this.current.reason ?? 'down'})`);
     if (Buffer.byteLength(text) <= MAX_NOTIFY_BYTES) {
@@ -108,7 +120,8 @@ export class PostgresTransport implements BroadcastTransport {
     const ref = REFERENCE.exec(text)?.[1];
     this.reading = this.reading.then(async () => {
       if (!ref) return this.receive(text);
-      const { rows } = await client.query<{ body: string }>('select body from portico_event_payload where id = $1', [ref]).catch(() => ({ rows: [] as { body: string }[] }));
+      const read = () => client.query<{ body: string }>('select body from portico_event_payload where id = $1', [ref]);
+      const { rows } = await this.serially(read).catch(() => ({ rows: [] as { body: string }[] }));
       if (rows[0]) this.receive(rows[0].body);
     });
   }
