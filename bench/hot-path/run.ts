@@ -81,7 +81,9 @@ const PORTICO_SERVER = here('./portico-server.js');
 const REFERENCE_MAIN = here('../../examples/reference/main.js');
 const RESULTS_DIR = fileURLToPath(new URL('../../../bench/results/', import.meta.url));
 /** A configured secret, as in production (without one Portico warns and makes one up). */
-const PORTICO_ENV = { PORTICO_SECRET: randomBytes(32).toString('base64url'), THROTTLE: 'off' };
+// One process and no subscribers: the in-memory event bus, as the raw servers publish no events
+// (on PostgreSQL the reference app otherwise sends a NOTIFY after every committed write).
+const PORTICO_ENV = { PORTICO_SECRET: randomBytes(32).toString('base64url'), THROTTLE: 'off', EVENT_BUS: 'memory' };
 
 // ---------------------------------------------------------------------------------------------
 // Cleanup: child processes and the scratch database go away however the run ends.
