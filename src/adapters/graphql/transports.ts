@@ -6,6 +6,7 @@ import { createHandler as createSseHandler } from 'graphql-sse';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type RawData } from 'ws';
 import type { GraphqlContext } from './build-schema.js';
+import { executeCompiled } from './compiled-execution.js';
 import { formatGraphqlError } from './error-mapping.js';
 import type { GraphqlPipeline } from './pipeline.js';
 
@@ -43,6 +44,7 @@ const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: 
 export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
   const handler = createHttpHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
     schema: pipeline.schema,
+    execute: executeCompiled,
     formatError: (err) => formatGraphqlError(err as GraphQLError),
     onSubscribe: async (req, params) => {
       const prepared = pipeline.prepare(params, await req.raw.context());
