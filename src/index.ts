@@ -88,3 +88,8 @@ export type { BackendOptions } from './composition/backends.js';
 export type { GrantPermission } from './application/grant-permission.js';
 export type { RestResource } from './application/rest/rest-resource.js';
 export type { Json } from './adapters/openapi/openapi-schemas.js';
+export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tasks.js';
+export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
+export type { TaskContext, TaskHandler, TaskOptions } from './application/tasks/task-definition.js';
+export type { Job, Enqueued, QueueStats } from './ports/task-queue.js';
+export type { JobState, Backoff } from './domain/tasks/task-policy.js';

@@ -83,6 +83,8 @@ export interface PluginContext {
    * returned function, if any, runs at close.
    */
   onListen(fn: (server: Server) => void | (() => Promise<void>)): void;
+  /** Runs `fn` when the app closes, from the start of the drain, before the database closes (workers stopping). */
+  onClose(fn: (graceMs: number) => Promise<void>): void;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordStore } from '../ports/record-store.js';
+import type { TaskClient } from '../application/tasks/tasks.js';
 import { eventBusCheck } from './backends.js';
 import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
@@ -74,6 +75,7 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
+  private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(private readonly options: AppOptions) {}
 
@@ -113,6 +115,11 @@ export class PorticoApp {
    */
   get events(): EventBus {
     return this.fromContainer(TOKENS.Events);
+  }
+
+  /** The task queue client (`tasks()` plugin): `enqueue`, `enqueueIn(tx, …)`, `stats`, `retry`. */
+  get tasks(): TaskClient {
+    return this.fromContainer(TOKENS.Tasks);
   }
 
   /** The password hasher (argon2id unless `hasher` was passed). */
@@ -181,6 +188,7 @@ export class PorticoApp {
     const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
       onListen: (fn) => void this.listenHooks.push(fn),
+      onClose: (fn) => void this.closeHooks.push(fn),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -248,6 +256,7 @@ export class PorticoApp {
    */
   async close(graceMs = 10_000, drainMs = 0): Promise<void> {
     this.drain();
+    const closing = Promise.all(this.closeHooks.splice(0).map((fn) => fn(graceMs).catch((err: unknown) => this.logger.error({ err }, 'a close hook failed'))));
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     if (drainMs > 0) await pause(drainMs);
     const server = this.server;
@@ -273,6 +282,7 @@ export class PorticoApp {
     }
     const deadline = Date.now() + graceMs;
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing;
     this.closed = true;
     await this.container?.unbindAll();
   }
