@@ -140,7 +140,7 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
   {
     // The task queue. A database migrated before this had an unused placeholder task_row (never
     // written): it is replaced. The partial unique index makes a unique key unique among
-    // unfinished jobs only; the second index serves claims (queue, state, due time).
+    // unfinished jobs only; the second index serves claims, the third retention and lease sweeps.
     name: 'portico_0004_task_queue',
     sql: { sqlite: taskQueueSql('sqlite'), postgresql: taskQueueSql('postgresql') },
   },
@@ -162,7 +162,8 @@ function taskQueueSql(dialect: 'sqlite' | 'postgresql'): string[] {
       `"last_error" text null, "created_at" ${time} not null, "finished_at" ${time} null)`,
     ].join(' '),
     `create unique index "task_row_unique_key_unfinished" on "task_row" ("unique_key") where "state" in ('queued', 'running', 'failed')`,
-    'create index "task_row_due" on "task_row" ("queue", "state", "run_at")',
-    'create index "task_row_finished" on "task_row" ("state", "finished_at")',
+    // A claim reads waiting jobs of a queue in priority order: this partial index hands them over in that order, without a sort.
+    `create index "task_row_waiting" on "task_row" ("queue", "priority" desc, "run_at", "id") where "state" in ('queued', 'failed')`,
+    'create index "task_row_state" on "task_row" ("state", "finished_at")',
   ];
 }
