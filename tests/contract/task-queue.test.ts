@@ -5,7 +5,8 @@ import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } f
 import { TaskWorker } from '../../src/application/tasks/task-worker.js';
 import { Tasks, TASKS_TOPIC } from '../../src/application/tasks/tasks.js';
 import type { Logger } from '../../src/ports/logger.js';
-import type { Job } from '../../src/ports/task-queue.js';
+import type { Job, TaskQueue } from '../../src/ports/task-queue.js';
+import { StoreTaskQueue } from '../../src/adapters/tasks/store-task-queue.js';
 import { openTestDatabase, type TestDatabase } from '../support/open-test-database.js';
 import { postgresAvailable } from '../support/postgres.js';
 
@@ -14,7 +15,7 @@ const silent: Logger = { debug: () => undefined, info: () => undefined, warn: ()
 
 interface Fixture {
   readonly t: TestDatabase;
-  readonly queue: SqlTaskQueue;
+  readonly queue: TaskQueue;
   readonly definitions: Map<string, TaskDefinition>;
   readonly tasks: Tasks;
   define(name: string, handler: TaskHandler, options?: TaskOptions): void;
@@ -22,10 +23,12 @@ interface Fixture {
   job(id: number): Promise<Job>;
 }
 
-async function open(backend: 'sqlite' | 'postgresql'): Promise<Fixture> {
+type Backend = 'memory' | 'sqlite' | 'postgresql';
+
+async function open(backend: Backend): Promise<Fixture> {
   const t = await openTestDatabase(backend);
-  const sql = t.db.sql!;
-  const queue = new SqlTaskQueue(sql.knex, sql.dialect, (s) => (s instanceof SqlRecordStore ? s.connection : undefined));
+  const sql = t.db.sql;
+  const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (s) => (s instanceof SqlRecordStore ? s.connection : undefined)) : new StoreTaskQueue(t.db.store);
   const definitions = new Map<string, TaskDefinition>();
   const tasks = new Tasks({ queue, clock: t.clock, events: t.events, definitions, origin: 'test' });
   return {
@@ -63,7 +66,7 @@ async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms
   }
 }
 
-function taskQueueContract(backend: 'sqlite' | 'postgresql'): void {
+function taskQueueContract(backend: Backend): void {
   const withFixture = (body: (f: Fixture) => Promise<void>) => async () => {
     const f = await open(backend);
     try {
@@ -253,5 +256,6 @@ function taskQueueContract(backend: 'sqlite' | 'postgresql'): void {
   }));
 }
 
+describe('TaskQueue contract: in-memory store (one process)', () => taskQueueContract('memory'));
 describe('TaskQueue contract: SQLite', () => taskQueueContract('sqlite'));
 describe.skipIf(!pg)('TaskQueue contract: PostgreSQL', () => taskQueueContract('postgresql'));

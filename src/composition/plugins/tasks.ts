@@ -8,6 +8,7 @@ import { SqlRecordStore } from '../../adapters/persistence/sql/sql-record-store.
 import { cronSlots } from '../../adapters/tasks/cron-slots.js';
 import { PgTaskWakeup } from '../../adapters/tasks/pg-task-wakeup.js';
 import { SqlTaskQueue } from '../../adapters/tasks/sql-task-queue.js';
+import { StoreTaskQueue } from '../../adapters/tasks/store-task-queue.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
@@ -58,10 +59,9 @@ export class TasksPlugin implements Plugin {
   }
 
   async install(ctx: PluginContext): Promise<void> {
-    const database = ctx.get(TOKENS.Database);
-    const sql = database.sql;
-    if (!sql) throw new Error('tasks() keeps its jobs in the SQL database: use a sqlite: or postgres:// database, not memory:');
-    const queue = new SqlTaskQueue(sql.knex, sql.dialect, (store) => (store instanceof SqlRecordStore ? store.connection : undefined));
+    const sql = ctx.get(TOKENS.Database).sql;
+    // memory: keeps its jobs in the in-memory store (one process, gone at exit).
+    const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (store) => (store instanceof SqlRecordStore ? store.connection : undefined)) : new StoreTaskQueue(ctx.store);
     const origin = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     const client = new Tasks({ queue, clock: ctx.clock, events: ctx.events, definitions: this.definitions, origin });
     ctx.bind(TOKENS.Tasks, client);
@@ -69,7 +69,7 @@ export class TasksPlugin implements Plugin {
     if (!this.workerOn(ctx)) return;
     const worker = this.worker(ctx, queue, origin);
     const config = ctx.get(TOKENS.DatabaseConfig);
-    const wakeup = config.kind === 'sql' && config.dialect === 'postgresql' ? new PgTaskWakeup(config.url, sql.knex, () => worker.wake(), config.schema) : undefined;
+    const wakeup = sql && config.kind === 'sql' && config.dialect === 'postgresql' ? new PgTaskWakeup(config.url, sql.knex, () => worker.wake(), config.schema) : undefined;
     const unsubscribe = ctx.events.subscribe(TASKS_TOPIC, (payload) => {
       worker.wake();
       const p = payload as { origin?: string; queue?: string } | undefined;
