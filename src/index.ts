@@ -93,3 +93,8 @@ export type { Json } from './adapters/openapi/openapi-schemas.js';
 export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';
 export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtime/realtime-hub.js';
 export type { UpgradeCaller } from './composition/upgrade-identity.js';
+export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tasks.js';
+export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
+export type { TaskContext, TaskHandler, TaskOptions } from './application/tasks/task-definition.js';
+export type { Job, Enqueued, QueueStats } from './ports/task-queue.js';
+export type { JobState, Backoff } from './domain/tasks/task-policy.js';

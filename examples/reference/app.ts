@@ -4,6 +4,8 @@ import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
 import { referenceRest } from './rest-config.js';
+import { referenceTasks } from './tasks.js';
+import type { TasksPlugin } from '../../src/index.js';
 import { seedReference } from './seed.js';
 
 export interface ReferenceOptions {
@@ -17,6 +19,8 @@ export interface ReferenceOptions {
   readonly mailer?: Mailer;
   /** Replaces the clock (tests move time). */
   readonly clock?: Clock;
+  /** Defines more tasks on the app's task plugin (tests add their own). */
+  readonly defineTasks?: (plugin: TasksPlugin) => void;
 }
 
 /**
@@ -28,6 +32,8 @@ export interface ReferenceOptions {
  */
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
+  const jobs = referenceTasks();
+  options.defineTasks?.(jobs);
   const app: PorticoApp = createApp({
     database: options.database,
     models: REFERENCE_MODELS,
@@ -48,7 +54,15 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     })
     .use(sessions())
     .use(security({ csrfExempt: ['/graphql'] }))
-    .use(auth({ requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1', throttle: env.THROTTLE !== 'off' }))
+    .use(jobs)
+    .use(
+      auth({
+        requireVerifiedEmail: env.REQUIRE_VERIFIED_EMAIL === '1',
+        throttle: env.THROTTLE !== 'off',
+        // The welcome mail's job is written in the signup transaction: no account, no mail.
+        afterSignUp: (tx, user) => app.tasks.enqueueIn(tx, 'send_welcome', { user_id: user.id }),
+      }),
+    )
     .use(health())
     // A published post is announced on the `news` channel, to every process's listeners.
     .use(referenceRest(env.PROFILE, (post): Promise<string> => app.realtime.publish('news', { type: 'post_published', id: post.id, title: post.title })))

@@ -4,21 +4,26 @@ import { parseArgs } from 'node:util';
 import type { PorticoApp } from '../composition/portico-app.js';
 
 const USAGE = `usage: portico migrate --app <module> [--db <url>] [--list]
-  --app   a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
-  --db    database address (default: $DATABASE_URL)
-  --list  print applied and pending migrations instead of applying`;
+       portico worker --app <module> [--db <url>] [--grace-ms <ms>]
+  --app       a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
+  --db        database address (default: $DATABASE_URL)
+  --list      print applied and pending migrations instead of applying
+  --grace-ms  on SIGTERM/SIGINT, how long running jobs may finish before they are released (default 10000)`;
 
-/** `portico migrate`: applies (or lists) the app's migrations, recorded in fw_migrations. */
+/** `portico migrate`: applies (or lists) the app's migrations, recorded in fw_migrations; `portico worker` runs the app's tasks. */
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { app: { type: 'string' }, db: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: { app: { type: 'string' }, db: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' }, 'grace-ms': { type: 'string' } },
   });
-  if (values.help || positionals[0] !== 'migrate' || !values.app) {
+  const command = positionals[0];
+  if (values.help || (command !== 'migrate' && command !== 'worker') || !values.app) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
+  // The tasks() plugin runs its worker in this process whatever the app's own default.
+  if (command === 'worker') process.env.PORTICO_TASK_WORKER = '1';
   const database = values.db ?? process.env.DATABASE_URL;
   const mod = (await import(pathToFileURL(resolve(values.app)).href)) as { default?: unknown };
   const exported = mod.default;
@@ -27,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     console.error('portico: the --app module must export a PorticoApp or a function returning one');
     return 2;
   }
+  if (command === 'worker') return work(app, Number(values['grace-ms'] ?? 10_000));
   try {
     await app.open();
     if (values.list) {
@@ -40,6 +46,22 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+/**
+ * `portico worker`: starts the app without serving HTTP, so its tasks() plugin claims and runs
+ * jobs, until SIGTERM or SIGINT; then closes it (running jobs get `graceMs`, the rest are released).
+ */
+async function work(app: PorticoApp, graceMs: number): Promise<number> {
+  await app.start();
+  console.log(`portico worker: running (pid ${process.pid})`);
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  console.log(`portico worker: ${signal}, stopping`);
+  await app.close(graceMs);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

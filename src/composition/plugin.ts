@@ -103,6 +103,8 @@ export interface PluginContext {
    * DomainError('not_authenticated').
    */
   identify(caller: UpgradeCaller, backend?: AuthBackend): Promise<Identity>;
+  /** Runs `fn` when the app closes, from the start of the drain, before the database closes (workers stopping). */
+  onClose(fn: (graceMs: number) => Promise<void>): void;
 }
 
 /**

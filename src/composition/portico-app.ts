@@ -16,6 +16,7 @@ import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordStore } from '../ports/record-store.js';
+import type { TaskClient } from '../application/tasks/tasks.js';
 import { eventBusCheck } from './backends.js';
 import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
@@ -78,6 +79,7 @@ export class PorticoApp {
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
   private readonly upgrades = new UpgradeRouter(() => this.draining);
+  private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(private readonly options: AppOptions) {}
 
@@ -130,6 +132,11 @@ export class PorticoApp {
       throw new Error(this.koa ? 'app.realtime: the realtime plugin is not mounted (app.use(realtime().channel(…)))' : 'app.realtime is available once the app has started (start() or listen())');
     }
     return realtime;
+  }
+
+  /** The task queue client (`tasks()` plugin): `enqueue`, `enqueueIn(tx, …)`, `stats`, `retry`. */
+  get tasks(): TaskClient {
+    return this.fromContainer(TOKENS.Tasks);
   }
 
   /** The password hasher (argon2id unless `hasher` was passed). */
@@ -199,6 +206,7 @@ export class PorticoApp {
       onUpgrade: (path, handler) => this.upgrades.add(path, handler),
       identify: (caller, backend) =>
         identifyUpgrade(backend ?? this.authBackend, caller, { sessions: resolveOptional(container, TOKENS.Sessions), tokens: resolveOptional(container, TOKENS.BearerTokens) }),
+      onClose: (fn) => void this.closeHooks.push(fn),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),
       middleware: (mw) => void middleware.push(mw),
@@ -269,6 +277,7 @@ export class PorticoApp {
    */
   async close(graceMs = 10_000, drainMs = 0): Promise<void> {
     this.drain();
+    const closing = Promise.all(this.closeHooks.splice(0).map((fn) => fn(graceMs).catch((err: unknown) => this.logger.error({ err }, 'a close hook failed'))));
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     if (drainMs > 0) await pause(drainMs);
     const server = this.server;
@@ -294,6 +303,7 @@ export class PorticoApp {
     }
     const deadline = Date.now() + graceMs;
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing;
     this.closed = true;
     await this.container?.unbindAll();
   }

@@ -21,6 +21,7 @@ import type { RestServed } from '../application/rest/rest-served.js';
 import type { RetrieveRow } from '../application/rest/retrieve-row.js';
 import type { RunAction } from '../application/rest/run-action.js';
 import type { UpdateRow } from '../application/rest/update-row.js';
+import type { TaskClient } from '../application/tasks/tasks.js';
 import type { DatabaseConfig } from '../adapters/persistence/database-url.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -120,6 +121,8 @@ export const TOKENS = {
 
   // Bound by realtime().
   Realtime: token<Realtime>('Realtime'),
+  // Bound by tasks().
+  Tasks: token<TaskClient>('Tasks'),
 
   // Bound by permissions().
   CheckPermission: token<CheckPermission>('CheckPermission'),

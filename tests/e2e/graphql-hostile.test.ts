@@ -278,7 +278,8 @@ function hostileSuite(backend: Backend): void {
     const QUERY = '{ posts(limit: 2) { author { posts(limit: 3) { author { posts(limit: 4) { author { posts(limit: 5) { author { posts(limit: 6) { author { name } } } } } } } } } } }';
     const DELAY = 150;
     let statements = 0;
-    const count = () => void statements++;
+    // The task worker's polls run on their own schedule, not on the operation's path.
+    const count = (q: { sql: string }) => void (q.sql.includes('"task_row"') || statements++);
     let restore: () => void = () => undefined;
     beforeAll(() => {
       const knex = ref.app.db.sql?.knex;

@@ -115,9 +115,9 @@ describe('readiness checks, timeouts and the migration gate', () => {
       expect(before.status).toBe(503);
       expect(await before.json()).toEqual({
         status: 'fail',
-        checks: { database: { status: 'ok' }, migrations: { status: 'fail', reason: '3 migrations pending' } },
+        checks: { database: { status: 'ok' }, migrations: { status: 'fail', reason: '4 migrations pending' } },
       });
-      expect(await app.migrate()).toEqual(['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads']);
+      expect(await app.migrate()).toEqual(['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue']);
       const after = await fetch(`${url}/ready`);
       expect(after.status).toBe(200);
       expect(await after.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' }, migrations: { status: 'ok' } } });

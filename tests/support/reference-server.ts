@@ -1,5 +1,5 @@
 import { buildReferenceApp } from '../../examples/reference/app.js';
-import { MemoryMailer, type Clock, type PorticoApp } from '../../src/index.js';
+import { MemoryMailer, type Clock, type PorticoApp, type TasksPlugin } from '../../src/index.js';
 import { freshPgSchema } from './postgres.js';
 
 export interface RunningReference {
@@ -20,6 +20,8 @@ export interface ReferenceTestOptions {
   readonly clock?: Clock;
   /** Keep the app's own mailer (for example SMTP from `env.SMTP_URL`) instead of the outbox. */
   readonly realMailer?: boolean;
+  /** Defines more tasks on the app's task plugin. */
+  readonly defineTasks?: (plugin: TasksPlugin) => void;
 }
 
 /** Starts the reference app in-process on a fresh database with an in-memory mailer. */
@@ -33,6 +35,7 @@ export async function startReference(backend: 'sqlite' | 'postgresql', options: 
     env: opts.env ?? {},
     ...(opts.realMailer ? {} : { mailer }),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.defineTasks ? { defineTasks: opts.defineTasks } : {}),
   });
   const { url } = await app.listen(0);
   return {

@@ -38,6 +38,11 @@ export interface SignUpDeps {
   readonly throttle: ThrottleGate;
   readonly issueCode: IssueVerificationCode;
   readonly requireVerifiedEmail: boolean;
+  /**
+   * Runs in the transaction that inserts the user, with that transaction: what it writes (a
+   * job enqueued with `tasks.enqueueIn(tx, …)`) exists iff the account does.
+   */
+  readonly afterSignUp?: (tx: RecordStore, user: Row) => Promise<unknown>;
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -73,7 +78,7 @@ export class SignUp {
     const passwordHash = await this.deps.hasher.hash(password);
     let user: Row;
     try {
-      user = await this.deps.store.insert('auth_user', { username, email, password_hash: passwordHash });
+      user = await this.insertUser({ username, email, password_hash: passwordHash });
     } catch (error) {
       if (error instanceof ConstraintViolation && error.kind === 'unique' && (error.column === 'username' || error.column === 'email')) {
         throw new SignUpRefused([{ field: error.column, message: `a user with this ${error.column} already exists` }]);
@@ -82,5 +87,16 @@ export class SignUp {
     }
     if (this.deps.requireVerifiedEmail) await this.deps.issueCode.execute(user);
     return { user, verificationPending: this.deps.requireVerifiedEmail };
+  }
+
+  /** The insert alone, or with the `afterSignUp` hook in one transaction. */
+  private insertUser(row: Row): Promise<Row> {
+    const hook = this.deps.afterSignUp;
+    if (!hook) return this.deps.store.insert('auth_user', row);
+    return this.deps.store.transaction(async (tx) => {
+      const user = await tx.insert('auth_user', row);
+      await hook(tx, user);
+      return user;
+    });
   }
 }

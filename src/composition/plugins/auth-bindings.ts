@@ -1,7 +1,7 @@
 import { IssueVerificationCode } from '../../application/auth/issue-verification-code.js';
 import { LogIn } from '../../application/auth/log-in.js';
 import { ResendVerification } from '../../application/auth/resend-verification.js';
-import { SignUp } from '../../application/auth/sign-up.js';
+import { SignUp, type SignUpDeps } from '../../application/auth/sign-up.js';
 import { ThrottleGate } from '../../application/auth/throttle-gate.js';
 import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
 import { VerifyEmail } from '../../application/auth/verify-email.js';
@@ -16,6 +16,7 @@ export interface AuthSettings {
   readonly requireVerifiedEmail: boolean;
   readonly throttle: boolean;
   readonly tokenCache?: TokenCacheOptions;
+  readonly afterSignUp?: SignUpDeps['afterSignUp'];
 }
 
 /**
@@ -53,7 +54,15 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
   );
   ctx.bindFactory(
     TOKENS.SignUp,
-    (get) => new SignUp({ store: get(TOKENS.Store), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle), issueCode: get(TOKENS.IssueVerificationCode), requireVerifiedEmail }),
+    (get) =>
+      new SignUp({
+        store: get(TOKENS.Store),
+        hasher: get(TOKENS.Hasher),
+        throttle: get(TOKENS.AuthThrottle),
+        issueCode: get(TOKENS.IssueVerificationCode),
+        requireVerifiedEmail,
+        ...(settings.afterSignUp ? { afterSignUp: settings.afterSignUp } : {}),
+      }),
   );
   ctx.bindFactory(
     TOKENS.VerifyEmail,

@@ -2,6 +2,8 @@ import type { TokenCacheOptions } from '../../application/auth/token-manager.js'
 import { bearerAuthentication, chainAuthentication, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { formAuthRoutes } from '../../adapters/http-koa/routes/form-auth-routes.js';
 import { jsonAuthRoutes } from '../../adapters/http-koa/routes/json-auth-routes.js';
+import type { Row } from '../../domain/model/types.js';
+import type { RecordStore } from '../../ports/record-store.js';
 import type { Plugin } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 import { bindAuthUseCases } from './auth-bindings.js';
@@ -19,6 +21,11 @@ export interface AuthOptions {
   readonly authenticate?: AuthBackend;
   /** How long a resolved bearer token is trusted without a database read (default 5 s; `{ seconds: 0 }` turns it off). */
   readonly tokenCache?: TokenCacheOptions;
+  /**
+   * Runs inside the signup transaction with it and the new user (form and JSON signup): enqueue
+   * a job there with `app.tasks.enqueueIn(tx, …)` and it exists iff the account does.
+   */
+  readonly afterSignUp?: (tx: RecordStore, user: Row) => Promise<unknown>;
 }
 
 /**
@@ -41,6 +48,7 @@ export function auth(options: AuthOptions = {}): Plugin {
         requireVerifiedEmail: options.requireVerifiedEmail ?? false,
         throttle: options.throttle ?? true,
         ...(options.tokenCache ? { tokenCache: options.tokenCache } : {}),
+        ...(options.afterSignUp ? { afterSignUp: options.afterSignUp } : {}),
       });
       ctx.get(TOKENS.CsrfProtectedPrefixes).add(formPrefix);
       ctx.authenticate(options.authenticate ?? chainAuthentication(sessionAuthentication(), bearerAuthentication()));

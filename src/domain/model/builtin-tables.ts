@@ -75,15 +75,24 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
     { id: c.id(), group_id: c.fk('permissions_group'), permission_id: c.fk('permissions_permission') },
     { uniqueTogether: [['group_id', 'permission_id']] },
   ),
+  // The task queue (docs/tasks.md); created by portico_0004_task_queue, which replaced the unused
+  // placeholder portico_0001 made. Read and written only through the task queue adapter.
   defineModel('task_row', {
     id: c.id(),
     name: c.text(),
-    payload: c.json().default({}),
-    status: c.text().default('queued'),
+    queue: c.text().default('default'),
+    payload: c.json().nullable(),
+    state: c.text().default('queued'),
+    priority: c.int().default(0),
     attempts: c.int().default(0),
-    run_at: c.timestamp().defaultNow(),
-    created_at: c.timestamp().defaultNow(),
+    max_attempts: c.int().default(1),
+    run_at: c.timestamp(),
+    lease_until: c.timestamp().nullable(),
+    locked_by: c.text().nullable(),
+    unique_key: c.text().nullable(),
     last_error: c.text().nullable(),
+    created_at: c.timestamp(),
+    finished_at: c.timestamp().nullable(),
   }),
   defineModel('admin_audit_log', {
     id: c.id(),
@@ -111,7 +120,7 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
 ];
 
 /** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
-const LATER: ReadonlySet<string> = new Set(['idempotency_key']);
+const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row']);
 
 /** The migration that creates Portico's own tables; always first in the ledger. */
 export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
@@ -128,4 +137,33 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
       postgresql: ['create table portico_event_payload (id bigserial primary key, body text not null, created_at timestamptz not null default now())'],
     },
   },
+  {
+    // The task queue. A database migrated before this had an unused placeholder task_row (never
+    // written): it is replaced. The partial unique index makes a unique key unique among
+    // unfinished jobs only; the second index serves claims, the third retention and lease sweeps.
+    name: 'portico_0004_task_queue',
+    sql: { sqlite: taskQueueSql('sqlite'), postgresql: taskQueueSql('postgresql') },
+  },
 ];
+
+/** The DDL of `task_row` (kept by hand to match the model above: a partial index has no model form). */
+function taskQueueSql(dialect: 'sqlite' | 'postgresql'): string[] {
+  const pg = dialect === 'postgresql';
+  const time = pg ? 'timestamptz' : 'datetime';
+  return [
+    'drop table if exists "task_row"',
+    [
+      'create table "task_row" (',
+      pg ? '"id" serial primary key,' : '"id" integer not null primary key autoincrement,',
+      '"name" text not null, "queue" text not null default \'default\',',
+      `"payload" ${pg ? 'jsonb' : 'json'} null, "state" text not null default 'queued',`,
+      '"priority" integer not null default 0, "attempts" integer not null default 0, "max_attempts" integer not null default 1,',
+      `"run_at" ${time} not null, "lease_until" ${time} null, "locked_by" text null, "unique_key" text null,`,
+      `"last_error" text null, "created_at" ${time} not null, "finished_at" ${time} null)`,
+    ].join(' '),
+    `create unique index "task_row_unique_key_unfinished" on "task_row" ("unique_key") where "state" in ('queued', 'running', 'failed')`,
+    // A claim reads waiting jobs of a queue in priority order: this partial index hands them over in that order, without a sort.
+    `create index "task_row_waiting" on "task_row" ("queue", "priority" desc, "run_at", "id") where "state" in ('queued', 'failed')`,
+    'create index "task_row_state" on "task_row" ("state", "finished_at")',
+  ];
+}

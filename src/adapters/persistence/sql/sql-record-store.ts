@@ -38,6 +38,11 @@ export class SqlRecordStore extends BaseRecordStore {
     this.sql = new SqlExecutor(db, dialect, limits, inTransaction);
   }
 
+  /** @internal The knex handle this store writes through (its transaction's, inside one): the task queue writes a job on it. */
+  get connection(): Db {
+    return this.db;
+  }
+
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     // The unit spans the COMMIT: committed events are delivered only once it has succeeded.

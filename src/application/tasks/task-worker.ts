@@ -1,0 +1,210 @@
+import { retryDelayMs, storableError } from '../../domain/tasks/task-policy.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Job, TaskQueue } from '../../ports/task-queue.js';
+import type { TaskContext, TaskDefinition } from './task-definition.js';
+
+export interface TaskWorkerDeps {
+  readonly queue: TaskQueue;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly definitions: ReadonlyMap<string, TaskDefinition>;
+  /** The handler context of one attempt (store, mailer, events, logger). */
+  readonly context: (job: Job, signal: AbortSignal) => TaskContext;
+  /** Jobs run at once, per queue; a queue not listed is not worked on. */
+  readonly concurrency: ReadonlyMap<string, number>;
+  /** This worker's name in `locked_by` (unique per process). */
+  readonly owner: string;
+  /** How long a claim holds a job; renewed every third of it while the job runs (default 30 s). */
+  readonly leaseMs?: number;
+  /** The fallback poll when no wake-up arrives (default 1 s). */
+  readonly pollMs?: number;
+  /** How long succeeded jobs are kept (default 7 days). */
+  readonly retentionMs?: number;
+  readonly random01?: () => number;
+}
+
+interface Running {
+  readonly job: Job;
+  readonly abort: AbortController;
+  readonly done: Promise<void>;
+}
+
+/**
+ * Runs jobs of the task queue in this process (docs/tasks.md): one claim loop per queue, up
+ * to its concurrency; leases renewed while jobs run; failures retried with jittered exponential
+ * backoff, then `dead`; expired leases of any process put back; succeeded jobs past retention
+ * deleted. `stop` stops claiming, lets running jobs finish within a grace period and releases
+ * (back to `queued`, attempt not counted) what is left.
+ */
+export class TaskWorker {
+  private readonly running = new Map<number, Running>();
+  private readonly released = new Set<number>();
+  private readonly waiters = new Set<() => void>();
+  private readonly loops: Promise<void>[] = [];
+  private wakes = 0;
+  private stopping = false;
+  private renewTimer?: ReturnType<typeof setInterval>;
+  private nextSweep = 0;
+  private nextCleanup = 0;
+
+  constructor(private readonly deps: TaskWorkerDeps) {}
+
+  private get leaseMs(): number {
+    return this.deps.leaseMs ?? 30_000;
+  }
+
+  /** Starts the claim loops and the lease renewal. */
+  start(): void {
+    for (const [queue, n] of this.deps.concurrency) this.loops.push(this.loop(queue, n));
+    this.renewTimer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  /** Looks for due jobs now (an enqueue committed here or in another process). */
+  wake(): void {
+    this.wakes++;
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Ids of the jobs running in this worker. */
+  runningIds(): number[] {
+    return [...this.running.keys()];
+  }
+
+  /** Stops claiming, waits up to `graceMs` for running jobs, then aborts and releases the rest. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.wake();
+    await Promise.all(this.loops);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), grace]);
+    clearTimeout(timer);
+    clearInterval(this.renewTimer);
+    const left = [...this.running.values()];
+    if (left.length === 0) return;
+    for (const r of left) {
+      this.released.add(r.job.id);
+      r.abort.abort(new Error('the worker is shutting down'));
+    }
+    try {
+      const n = await this.deps.queue.release(left.map((r) => r.job.id), this.deps.owner);
+      this.deps.logger.warn({ jobs: left.map((r) => r.job.id), released: n }, 'tasks: released jobs still running at shutdown');
+    } catch (err) {
+      this.deps.logger.error({ err }, 'tasks: could not release running jobs; their leases will expire');
+    }
+  }
+
+  private async loop(queue: string, concurrency: number): Promise<void> {
+    while (!this.stopping) {
+      const seen = this.wakes;
+      try {
+        await this.housekeeping();
+        const free = concurrency - [...this.running.values()].filter((r) => r.job.queue === queue).length;
+        if (free > 0) {
+          const now = this.deps.clock.now();
+          const jobs = await this.deps.queue.claim(queue, free, this.deps.owner, now, new Date(now.getTime() + this.leaseMs));
+          for (const job of jobs) this.launch(job);
+          if (jobs.length > 0 && jobs.length === free) continue;
+        }
+      } catch (err) {
+        this.deps.logger.error({ err, queue }, 'tasks: claiming failed; retrying');
+      }
+      if (this.wakes === seen) await this.idle();
+    }
+  }
+
+  /** Waits for a wake-up, a finished job or the poll interval. */
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.deps.pollMs ?? 1000);
+      this.waiters.add(done);
+    });
+  }
+
+  private launch(job: Job): void {
+    const abort = new AbortController();
+    const done = this.execute(job, abort)
+      .catch((err: unknown) => this.deps.logger.error({ err, job: job.id }, 'tasks: recording an outcome failed; the lease will expire'))
+      .finally(() => {
+        this.running.delete(job.id);
+        this.released.delete(job.id);
+        this.wake();
+      });
+    this.running.set(job.id, { job, abort, done });
+  }
+
+  private async execute(job: Job, abort: AbortController): Promise<void> {
+    const { queue, owner, clock, logger } = this.deps;
+    const def = this.deps.definitions.get(job.name);
+    try {
+      if (!def) throw new Error(`no task named ${job.name} is defined in this process`);
+      await withTimeout(() => def.handler(job.payload, this.deps.context(job, abort.signal)), def.timeoutMs, abort);
+      if (this.released.has(job.id)) return;
+      if (!(await queue.complete(job.id, owner, clock.now()))) logger.warn({ job: job.id }, 'tasks: a job finished after its lease was lost');
+    } catch (error) {
+      if (this.released.has(job.id)) return;
+      const now = clock.now();
+      const last = job.attempts >= job.maxAttempts;
+      const retryAt = last ? null : new Date(now.getTime() + retryDelayMs(job.attempts, def?.backoff ?? {}, this.deps.random01 ?? Math.random));
+      const message = storableError(error);
+      await queue.fail(job.id, owner, message, retryAt, now);
+      logger[last ? 'error' : 'warn']({ job: job.id, task: job.name, attempt: job.attempts, error: message, ...(retryAt ? { retryAt } : {}) }, last ? 'tasks: job is dead' : 'tasks: attempt failed');
+    }
+  }
+
+  private async renew(): Promise<void> {
+    const ids = [...this.running.keys()].filter((id) => !this.released.has(id));
+    if (ids.length === 0) return;
+    try {
+      const held = new Set(await this.deps.queue.renew(ids, this.deps.owner, new Date(this.deps.clock.now().getTime() + this.leaseMs)));
+      for (const id of ids) {
+        if (held.has(id)) continue;
+        this.released.add(id);
+        this.running.get(id)?.abort.abort(new Error('the lease of this job was lost'));
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'tasks: renewing leases failed');
+    }
+  }
+
+  /** Expired leases every half lease; succeeded jobs past retention every hour. Real time, not the clock: these are intervals. */
+  private async housekeeping(): Promise<void> {
+    const wall = Date.now();
+    if (wall >= this.nextSweep) {
+      this.nextSweep = wall + Math.max(50, this.leaseMs / 2);
+      const n = await this.deps.queue.expireLeases(this.deps.clock.now());
+      if (n > 0) this.deps.logger.warn({ jobs: n }, 'tasks: put back jobs whose lease expired');
+    }
+    if (wall >= this.nextCleanup) {
+      this.nextCleanup = wall + 3_600_000;
+      await this.deps.queue.deleteFinished(new Date(this.deps.clock.now().getTime() - (this.deps.retentionMs ?? 7 * 86_400_000)));
+    }
+  }
+}
+
+/** Runs `work`; after `ms` aborts `abort` and rejects. An abort from elsewhere (lease lost, shutdown) rejects too. */
+async function withTimeout(work: () => unknown, ms: number, abort: AbortController): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`timed out after ${ms} ms`);
+      abort.abort(error);
+      reject(error);
+    }, ms);
+    abort.signal.addEventListener('abort', () => reject(abort.signal.reason instanceof Error ? abort.signal.reason : new Error('aborted')), { once: true });
+  });
+  cut.catch(() => undefined);
+  try {
+    await Promise.race([Promise.resolve().then(work), cut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

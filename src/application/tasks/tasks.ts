@@ -1,0 +1,97 @@
+import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import type { Enqueued, Job, QueueStats, TaskQueue } from '../../ports/task-queue.js';
+import type { TaskDefinition } from './task-definition.js';
+
+/** The topic an enqueue publishes on (after the commit, inside a transaction) so workers look at once. */
+export const TASKS_TOPIC = 'portico.tasks.enqueued';
+
+/** When and how a job runs (each has a default from its task's definition). */
+export interface EnqueueOptions {
+  /** Not before this time (default now). */
+  readonly runAt?: Date;
+  /** Not before this many milliseconds from now (ignored with `runAt`). */
+  readonly delay?: number;
+  /** Overrides the task's priority (higher runs first). */
+  readonly priority?: number;
+  /** Overrides the task's queue. */
+  readonly queue?: string;
+  /** At most one unfinished job (queued, running or waiting for a retry) holds this key; a second enqueue returns the first job's id. */
+  readonly uniqueKey?: string;
+  /** With `uniqueKey`: unique among every stored job, finished ones too (until retention deletes them). */
+  readonly uniqueEver?: boolean;
+  /** Write the job on this transaction (`store.transaction(tx => …)`): it exists iff the transaction commits. */
+  readonly tx?: RecordStore;
+}
+
+/** What `app.tasks` offers: enqueue, inspect, retry. */
+export interface TaskClient {
+  /** Enqueues a job of a defined task; resolves with its id (`created` false when the unique key was taken). */
+  enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<Enqueued>;
+  /** `enqueue` on a transaction: the job is written iff `tx` commits. */
+  enqueueIn(tx: RecordStore, name: string, payload?: unknown, options?: Omit<EnqueueOptions, 'tx'>): Promise<Enqueued>;
+  /** Job counts per queue and state, and the number of failures (waiting for a retry or dead). */
+  stats(): Promise<QueueStats>;
+  /** Queues a dead job again with fresh attempts; false when it is not dead. */
+  retry(id: number): Promise<boolean>;
+  /** One job, or null. */
+  get(id: number): Promise<Job | null>;
+}
+
+/**
+ * Enqueues jobs of defined tasks (docs/tasks.md). The row is written on the caller's
+ * transaction when one is given; the wake-up for workers is published on the event bus, which
+ * holds it until the surrounding transaction commits (nothing is announced for a rollback).
+ */
+export class Tasks implements TaskClient {
+  constructor(
+    private readonly deps: {
+      readonly queue: TaskQueue;
+      readonly clock: Clock;
+      readonly events: EventBus;
+      readonly definitions: ReadonlyMap<string, TaskDefinition>;
+      /** Identifies this process in wake-up messages. */
+      readonly origin: string;
+    },
+  ) {}
+
+  async enqueue(name: string, payload: unknown = {}, options: EnqueueOptions = {}): Promise<Enqueued> {
+    const def = this.deps.definitions.get(name);
+    if (!def) throw new Error(`tasks: no task named ${JSON.stringify(name)} is defined (tasks().define(name, handler))`);
+    const now = this.deps.clock.now();
+    const runAt = options.runAt ?? new Date(now.getTime() + Math.max(0, options.delay ?? 0));
+    const queue = options.queue ?? def.queue;
+    const job = {
+      name,
+      queue,
+      payload,
+      priority: options.priority ?? def.priority,
+      maxAttempts: def.retries + 1,
+      runAt,
+      createdAt: now,
+      ...(options.uniqueKey !== undefined ? { uniqueKey: options.uniqueKey, uniqueEver: options.uniqueEver === true } : {}),
+    };
+    const done = await this.deps.queue.enqueue(job, options.tx);
+    if (done.created) await this.deps.events.publish(TASKS_TOPIC, { queue, origin: this.deps.origin });
+    return done;
+  }
+
+  enqueueIn(tx: RecordStore, name: string, payload: unknown = {}, options: Omit<EnqueueOptions, 'tx'> = {}): Promise<Enqueued> {
+    return this.enqueue(name, payload, { ...options, tx });
+  }
+
+  stats(): Promise<QueueStats> {
+    return this.deps.queue.stats();
+  }
+
+  async retry(id: number): Promise<boolean> {
+    const done = await this.deps.queue.retry(id, this.deps.clock.now());
+    if (done) await this.deps.events.publish(TASKS_TOPIC, { origin: this.deps.origin });
+    return done;
+  }
+
+  get(id: number): Promise<Job | null> {
+    return this.deps.queue.get(id);
+  }
+}

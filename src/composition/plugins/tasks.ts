@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { PeriodicTasks } from '../../application/tasks/periodic-tasks.js';
+import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } from '../../application/tasks/task-definition.js';
+import { TaskWorker } from '../../application/tasks/task-worker.js';
+import { Tasks, TASKS_TOPIC } from '../../application/tasks/tasks.js';
+import { SqlRecordStore } from '../../adapters/persistence/sql/sql-record-store.js';
+import { cronSlots } from '../../adapters/tasks/cron-slots.js';
+import { PgTaskWakeup } from '../../adapters/tasks/pg-task-wakeup.js';
+import { SqlTaskQueue } from '../../adapters/tasks/sql-task-queue.js';
+import { StoreTaskQueue } from '../../adapters/tasks/store-task-queue.js';
+import type { TaskQueue } from '../../ports/task-queue.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
+
+export interface TasksOptions {
+  /**
+   * Run jobs in this process, started with the app and stopped by `close()` (default: true
+   * unless NODE_ENV is production). `PORTICO_TASK_WORKER=1` or `0` overrides it (`portico worker` sets 1).
+   */
+  readonly worker?: boolean;
+  /** Jobs run at once per queue: one number for every queue, or per queue name (default 4). */
+  readonly concurrency?: number | Readonly<Record<string, number>>;
+  /** How long a claim holds a job before another worker may take it; renewed while it runs (default 30 s). */
+  readonly leaseMs?: number;
+  /** The fallback poll for new jobs (default 1 s; on PostgreSQL a LISTEN/NOTIFY wake-up is usually first). */
+  readonly pollMs?: number;
+  /** How long `close()` lets running jobs finish before releasing them (default: close's grace). */
+  readonly graceMs?: number;
+  /** How long succeeded jobs are kept (default 7 days); dead ones are kept until retried or deleted. */
+  readonly retentionMs?: number;
+  /** Readiness check `tasks` fails when the oldest due job has waited longer than this (default off). */
+  readonly maxQueueDelayMs?: number;
+}
+
+/**
+ * Background tasks on the app's SQL database (docs/tasks.md): define tasks, enqueue jobs (on a
+ * transaction when given one), run them in-process or in `portico worker` processes, retry with
+ * backoff, run periodic tasks once per cron slot.
+ *
+ * @example
+ * const jobs = tasks().define('send_welcome', async ({ userId }, ctx) => { … }, { retries: 5 });
+ * app.use(jobs);
+ * await app.store.transaction((tx) => app.tasks.enqueueIn(tx, 'send_welcome', { userId: 1 }));
+ */
+export class TasksPlugin implements Plugin {
+  readonly name = 'tasks';
+  private readonly definitions = new Map<string, TaskDefinition>();
+
+  constructor(private readonly options: TasksOptions = {}) {}
+
+  /** Defines a task (before the app starts); a `cron` option also makes it periodic. */
+  define<P = unknown>(name: string, handler: TaskHandler<P>, options: TaskOptions = {}): this {
+    if (this.definitions.has(name)) throw new Error(`tasks: ${name} is defined twice`);
+    const def = defineTask(name, handler as TaskHandler, options);
+    if (def.cron !== undefined) cronSlots(def.cron);
+    this.definitions.set(name, def);
+    return this;
+  }
+
+  async install(ctx: PluginContext): Promise<void> {
+    const sql = ctx.get(TOKENS.Database).sql;
+    // memory: keeps its jobs in the in-memory store (one process, gone at exit).
+    const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (store) => (store instanceof SqlRecordStore ? store.connection : undefined)) : new StoreTaskQueue(ctx.store);
+    const origin = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    const client = new Tasks({ queue, clock: ctx.clock, events: ctx.events, definitions: this.definitions, origin });
+    ctx.bind(TOKENS.Tasks, client);
+    this.readiness(ctx, queue);
+    if (!this.workerOn(ctx)) return;
+    const worker = this.worker(ctx, queue, origin);
+    const config = ctx.get(TOKENS.DatabaseConfig);
+    const wakeup = sql && config.kind === 'sql' && config.dialect === 'postgresql' ? new PgTaskWakeup(config.url, sql.knex, () => worker.wake(), config.schema) : undefined;
+    const unsubscribe = ctx.events.subscribe(TASKS_TOPIC, (payload) => {
+      worker.wake();
+      const p = payload as { origin?: string; queue?: string } | undefined;
+      if (wakeup && p?.origin === origin) void wakeup.notify(p.queue ?? '').catch((err: unknown) => ctx.logger.warn({ err }, 'tasks: NOTIFY failed'));
+    });
+    const periodic = new PeriodicTasks(
+      [...this.definitions.values()].flatMap((d) => (d.cron === undefined ? [] : [{ name: d.name, ...cronSlots(d.cron) }])),
+      client,
+      ctx.clock,
+      ctx.logger,
+    );
+    await wakeup?.start();
+    worker.start();
+    periodic.start();
+    ctx.onClose(async (graceMs) => {
+      periodic.stop();
+      unsubscribe();
+      await worker.stop(this.options.graceMs ?? graceMs);
+      await wakeup?.close();
+    });
+  }
+
+  private workerOn(ctx: PluginContext): boolean {
+    const env = process.env.PORTICO_TASK_WORKER;
+    if (env === '1' || env === '0') return env === '1';
+    return this.options.worker ?? !ctx.production;
+  }
+
+  private worker(ctx: PluginContext, queue: TaskQueue, origin: string): TaskWorker {
+    const given = this.options.concurrency;
+    const queues = new Set([...this.definitions.values()].map((d) => d.queue));
+    if (typeof given === 'object') for (const name of Object.keys(given)) queues.add(name);
+    const concurrency = new Map([...queues].map((name) => [name, typeof given === 'number' ? given : (given?.[name] ?? 4)] as const));
+    const { leaseMs, pollMs, retentionMs } = this.options;
+    return new TaskWorker({
+      queue,
+      clock: ctx.clock,
+      logger: ctx.logger,
+      definitions: this.definitions,
+      concurrency,
+      owner: origin,
+      context: (job, signal) => ({
+        store: ctx.store,
+        mailer: ctx.mailer,
+        events: ctx.events,
+        logger: ctx.logger,
+        attempt: job.attempts,
+        signal,
+        job: { id: job.id, name: job.name, queue: job.queue },
+      }),
+      ...(leaseMs !== undefined ? { leaseMs } : {}),
+      ...(pollMs !== undefined ? { pollMs } : {}),
+      ...(retentionMs !== undefined ? { retentionMs } : {}),
+    });
+  }
+
+  private readiness(ctx: PluginContext, queue: TaskQueue): void {
+    const limit = this.options.maxQueueDelayMs;
+    if (limit === undefined) return;
+    ctx.addHealthCheck('tasks', async () => {
+      const now = ctx.clock.now();
+      const oldest = await queue.oldestDue(now);
+      const waited = oldest ? now.getTime() - oldest.getTime() : 0;
+      return waited > limit ? { status: 'fail', reason: `the oldest due job has waited ${Math.round(waited / 1000)} s` } : { status: 'ok' };
+    });
+  }
+}
+
+/** The task queue plugin; define tasks on it with `.define(name, handler, options)`. */
+export function tasks(options: TasksOptions = {}): TasksPlugin {
+  return new TasksPlugin(options);
+}

@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { SqlRecordStore } from '../../src/adapters/persistence/sql/sql-record-store.js';
+import { SqlTaskQueue } from '../../src/adapters/tasks/sql-task-queue.js';
+import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } from '../../src/application/tasks/task-definition.js';
+import { TaskWorker } from '../../src/application/tasks/task-worker.js';
+import { Tasks, TASKS_TOPIC } from '../../src/application/tasks/tasks.js';
+import type { Logger } from '../../src/ports/logger.js';
+import type { Job, TaskQueue } from '../../src/ports/task-queue.js';
+import { StoreTaskQueue } from '../../src/adapters/tasks/store-task-queue.js';
+import { openTestDatabase, type TestDatabase } from '../support/open-test-database.js';
+import { postgresAvailable } from '../support/postgres.js';
+
+const pg = await postgresAvailable();
+const silent: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+interface Fixture {
+  readonly t: TestDatabase;
+  readonly queue: TaskQueue;
+  readonly definitions: Map<string, TaskDefinition>;
+  readonly tasks: Tasks;
+  define(name: string, handler: TaskHandler, options?: TaskOptions): void;
+  worker(options?: { concurrency?: number; leaseMs?: number; owner?: string }): TaskWorker;
+  job(id: number): Promise<Job>;
+}
+
+type Backend = 'memory' | 'sqlite' | 'postgresql';
+
+async function open(backend: Backend): Promise<Fixture> {
+  const t = await openTestDatabase(backend);
+  const sql = t.db.sql;
+  const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (s) => (s instanceof SqlRecordStore ? s.connection : undefined)) : new StoreTaskQueue(t.db.store);
+  const definitions = new Map<string, TaskDefinition>();
+  const tasks = new Tasks({ queue, clock: t.clock, events: t.events, definitions, origin: 'test' });
+  return {
+    t,
+    queue,
+    definitions,
+    tasks,
+    define: (name, handler, options) => void definitions.set(name, defineTask(name, handler, options)),
+    worker: (options = {}) =>
+      new TaskWorker({
+        queue,
+        clock: t.clock,
+        logger: silent,
+        definitions,
+        concurrency: new Map([['default', options.concurrency ?? 4]]),
+        owner: options.owner ?? 'worker-1',
+        pollMs: 20,
+        leaseMs: options.leaseMs ?? 30_000,
+        random01: () => 1,
+        context: (job, signal) => ({ store: t.db.store, mailer: { send: async () => undefined }, events: t.events, logger: silent, attempt: job.attempts, signal, job }),
+      }),
+    job: async (id) => {
+      const job = await queue.get(id);
+      if (!job) throw new Error(`no job ${id}`);
+      return job;
+    },
+  };
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function taskQueueContract(backend: Backend): void {
+  const withFixture = (body: (f: Fixture) => Promise<void>) => async () => {
+    const f = await open(backend);
+    try {
+      await body(f);
+    } finally {
+      await f.t.close();
+    }
+  };
+
+  it('TQ-1 MUST write a job on the caller transaction: a rollback leaves no job and no wake-up, a commit leaves one', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    const wakes: unknown[] = [];
+    f.t.events.subscribe(TASKS_TOPIC, (p) => void wakes.push(p));
+    await expect(
+      f.t.db.store.transaction(async (tx) => {
+        await tx.insert('writer', { name: 'Ann' });
+        await f.tasks.enqueueIn(tx, 'noop', { n: 1 });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await f.t.db.store.count('writer')).toBe(0);
+    expect((await f.tasks.stats()).queues).toEqual({});
+    expect(wakes).toHaveLength(0);
+    const { id } = await f.t.db.store.transaction(async (tx) => {
+      await tx.insert('writer', { name: 'Bob' });
+      const enqueued = await f.tasks.enqueue('noop', { n: 2 }, { tx });
+      expect(wakes).toHaveLength(0);
+      return enqueued;
+    });
+    expect(wakes).toHaveLength(1);
+    expect((await f.job(id)).payload).toEqual({ n: 2 });
+    expect((await f.tasks.stats()).queues).toEqual({ default: { queued: 1 } });
+  }));
+
+  it('TQ-2 MUST not claim a delayed job before its time, and MUST claim higher priorities first', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    const later = await f.tasks.enqueue('noop', {}, { delay: 60_000 });
+    const low = await f.tasks.enqueue('noop', {}, { priority: 1 });
+    const high = await f.tasks.enqueue('noop', {}, { priority: 5 });
+    const mid = await f.tasks.enqueue('noop', {}, { runAt: new Date(f.t.clock.now().getTime() - 1000), priority: 1 });
+    const now = f.t.clock.now();
+    const claimed = await f.queue.claim('default', 10, 'w', now, new Date(now.getTime() + 30_000));
+    expect(claimed.map((j) => j.id)).toEqual([high.id, mid.id, low.id]);
+    expect(claimed.every((j) => j.state === 'running' && j.attempts === 1)).toBe(true);
+    f.t.clock.advance(60_000);
+    const next = f.t.clock.now();
+    expect((await f.queue.claim('default', 10, 'w', next, new Date(next.getTime() + 30_000))).map((j) => j.id)).toEqual([later.id]);
+  }));
+
+  it('TQ-3 MUST keep a unique key unique among unfinished jobs only', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    const first = await f.tasks.enqueue('noop', { a: 1 }, { uniqueKey: 'k' });
+    const again = await f.tasks.enqueue('noop', { a: 2 }, { uniqueKey: 'k' });
+    expect(again).toEqual({ id: first.id, created: false });
+    const other = await f.tasks.enqueue('noop', {}, { uniqueKey: 'other' });
+    expect(other.created).toBe(true);
+    const now = f.t.clock.now();
+    await f.queue.claim('default', 10, 'w', now, new Date(now.getTime() + 30_000));
+    expect(await f.queue.complete(first.id, 'w', now)).toBe(true);
+    const after = await f.tasks.enqueue('noop', {}, { uniqueKey: 'k' });
+    expect(after.created).toBe(true);
+    expect(after.id).not.toBe(first.id);
+    // A key unique "ever" (periodic slots) stays taken by a finished job.
+    await f.queue.complete(other.id, 'w', now);
+    expect((await f.tasks.enqueue('noop', {}, { uniqueKey: 'other', uniqueEver: true })).created).toBe(false);
+  }));
+
+  it('TQ-4 MUST retry a failing job with exponential backoff, then keep it dead with a secret-free error; retry() revives it', withFixture(async (f) => {
+    let calls = 0;
+    f.define('flaky', () => {
+      calls++;
+      throw new Error('connect failed smtp://mailer:hunter2@mail.example password=hunter2');
+    }, { retries: 2, backoff: { baseMs: 1000, jitter: false } });
+    const { id } = await f.tasks.enqueue('flaky');
+    const worker = f.worker();
+    worker.start();
+    try {
+      await waitFor(async () => (await f.job(id)).state === 'failed', 'the first failure');
+      const start = f.t.clock.now().getTime();
+      expect((await f.job(id)).runAt.getTime()).toBe(start + 1000);
+      f.t.clock.advance(999);
+      worker.wake();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(calls).toBe(1);
+      f.t.clock.advance(1);
+      worker.wake();
+      await waitFor(async () => (await f.job(id)).attempts === 2 && (await f.job(id)).state === 'failed', 'the second failure');
+      expect((await f.job(id)).runAt.getTime()).toBe(start + 1000 + 2000);
+      f.t.clock.advance(2000);
+      worker.wake();
+      await waitFor(async () => (await f.job(id)).state === 'dead', 'the job to die');
+      const dead = await f.job(id);
+      expect(dead).toMatchObject({ attempts: 3, maxAttempts: 3 });
+      expect(dead.lastError).toContain('connect failed');
+      expect(dead.lastError).not.toContain('hunter2');
+      expect(calls).toBe(3);
+      expect((await f.tasks.stats()).failures).toBe(1);
+      expect(await f.tasks.retry(id)).toBe(true);
+      expect(await f.tasks.retry(id)).toBe(false);
+      await waitFor(async () => (await f.job(id)).state !== 'queued', 'the retried job to run');
+      expect(calls).toBe(4);
+    } finally {
+      await worker.stop(1000);
+    }
+  }));
+
+  it('TQ-5 MUST put a job whose lease expired back and run it again; the old holder can no longer complete it', withFixture(async (f) => {
+    const runs: number[] = [];
+    f.define('once', (_p, ctx) => void runs.push(ctx.attempt));
+    const { id } = await f.tasks.enqueue('once');
+    const now = f.t.clock.now();
+    const [claimed] = await f.queue.claim('default', 1, 'crashed', now, new Date(now.getTime() + 30_000));
+    expect(claimed?.id).toBe(id);
+    expect(await f.queue.expireLeases(f.t.clock.now())).toBe(0);
+    f.t.clock.advance(30_001);
+    expect(await f.queue.expireLeases(f.t.clock.now())).toBe(1);
+    expect(await f.job(id)).toMatchObject({ state: 'queued', attempts: 1 });
+    const worker = f.worker();
+    worker.start();
+    try {
+      await waitFor(async () => (await f.job(id)).state === 'succeeded', 'the rerun');
+    } finally {
+      await worker.stop(1000);
+    }
+    expect(runs).toEqual([2]);
+    expect(await f.queue.complete(id, 'crashed', f.t.clock.now())).toBe(false);
+    // A lease that runs out on the last attempt makes the job dead (a job that crashes its worker is not retried forever).
+    f.define('last', () => undefined, { retries: 0 });
+    const last = await f.tasks.enqueue('last');
+    const t2 = f.t.clock.now();
+    await f.queue.claim('default', 1, 'crashed', t2, new Date(t2.getTime() + 1000));
+    f.t.clock.advance(1001);
+    await f.queue.expireLeases(f.t.clock.now());
+    expect((await f.job(last.id)).state).toBe('dead');
+  }));
+
+  it('TQ-6 MUST shut down gracefully: running jobs finish within the grace period, the rest go back to queued uncounted', withFixture(async (f) => {
+    let aborted = false;
+    f.define('quick', () => new Promise((r) => setTimeout(r, 50)));
+    f.define('stuck', (_p, ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve()))));
+    const quick = await f.tasks.enqueue('quick');
+    const stuck = await f.tasks.enqueue('stuck');
+    const worker = f.worker();
+    worker.start();
+    await waitFor(() => worker.runningIds().length === 2, 'both jobs to start');
+    await worker.stop(300);
+    expect((await f.job(quick.id)).state).toBe('succeeded');
+    expect(await f.job(stuck.id)).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(aborted).toBe(true);
+    // Nothing is claimed after stop.
+    await f.tasks.enqueue('quick');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await f.tasks.stats()).queues['default']).toMatchObject({ queued: 2, succeeded: 1 });
+  }));
+
+  it('TQ-7 MUST hand each job to one claimer when claims race', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    for (let i = 0; i < 60; i++) await f.tasks.enqueue('noop', { i });
+    const now = f.t.clock.now();
+    const lease = new Date(now.getTime() + 30_000);
+    const claimer = async (owner: string) => {
+      const ids: number[] = [];
+      for (;;) {
+        const jobs = await f.queue.claim('default', 4, owner, now, lease);
+        if (jobs.length === 0) return ids;
+        ids.push(...jobs.map((j) => j.id));
+      }
+    };
+    const all = (await Promise.all(['a', 'b', 'c'].map(claimer))).flat();
+    expect(all).toHaveLength(60);
+    expect(new Set(all).size).toBe(60);
+  }));
+
+  it('TQ-8 SHOULD fail an attempt that exceeds its timeout, aborting its signal', withFixture(async (f) => {
+    let aborted = false;
+    f.define('slow', (_p, ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve()))), { timeout: 50, retries: 0 });
+    const { id } = await f.tasks.enqueue('slow');
+    const worker = f.worker();
+    worker.start();
+    try {
+      await waitFor(async () => (await f.job(id)).state === 'dead', 'the timeout');
+    } finally {
+      await worker.stop(1000);
+    }
+    expect(aborted).toBe(true);
+    expect((await f.job(id)).lastError).toContain('timed out after 50 ms');
+  }));
+}
+
+describe('TaskQueue contract: in-memory store (one process)', () => taskQueueContract('memory'));
+describe('TaskQueue contract: SQLite', () => taskQueueContract('sqlite'));
+describe.skipIf(!pg)('TaskQueue contract: PostgreSQL', () => taskQueueContract('postgresql'));
