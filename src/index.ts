@@ -93,3 +93,5 @@ export type { Json } from './adapters/openapi/openapi-schemas.js';
 export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';
 export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtime/realtime-hub.js';
 export type { UpgradeCaller } from './composition/upgrade-identity.js';
+export { admin, type AdminOptions } from './composition/plugins/admin.js';
+export type { AdminModelOptions } from './domain/admin/admin-config.js';
