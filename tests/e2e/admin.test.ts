@@ -217,6 +217,12 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
       expect((await page('staff', '/admin/post')).text).not.toContain('Renamed');
       expect((await page('staff', '/admin/post?deleted=1')).text).toContain('Renamed');
       expect((await audits('post', created)).at(-1)).toMatchObject({ action: 'delete' });
+      const shown = await page('staff', `/admin/post/${created}`);
+      expect(shown.text).toContain('This row is deleted.');
+      expect((await post('staff', `/admin/post/${created}/restore`, {}, false)).status).toBe(403);
+      expect((await post('staff', `/admin/post/${created}/restore`, {})).status).toBe(303);
+      expect(await ref.app.store.getById('post', Number(created))).toMatchObject({ title: 'Renamed', deleted_at: null });
+      expect((await audits('post', created)).at(-1)).toMatchObject({ action: 'restore', changes: { columns: ['deleted_at'] } });
     });
 
     it('deleting a referenced row shows what blocks it, never an error page', async () => {
@@ -261,6 +267,7 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
         ['/admin/post/1', { title: 'no csrf', author_id: '1' }],
         ['/admin/post/delete-selected', { '_selected.0': '2', confirm: 'yes' }],
         [`/admin/auth_user/${alice}/password`, { password: 'another-long-phrase', password2: 'another-long-phrase' }],
+        ['/admin/post/1/restore', {}],
       ];
       for (const [path, fields] of attempts) {
         const res = await post('root', path, fields, false);

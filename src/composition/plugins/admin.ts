@@ -1,6 +1,7 @@
 import { DeleteAdminRecords } from '../../application/admin/delete-admin-records.js';
 import { ListAdminRows } from '../../application/admin/list-admin-rows.js';
 import { SaveAdminRecord } from '../../application/admin/save-admin-record.js';
+import { RestoreAdminRecord } from '../../application/admin/restore-admin-record.js';
 import { SetUserPassword } from '../../application/admin/set-user-password.js';
 import { adminRoutes } from '../../adapters/http-koa/admin/admin-routes.js';
 import { adminTables, type AdminModelOptions } from '../../domain/admin/admin-config.js';
@@ -60,6 +61,7 @@ export function admin(options: AdminOptions = {}): Plugin {
         save: new SaveAdminRecord(ctx.store, ctx.registry),
         remove: new DeleteAdminRecords(ctx.store, ctx.registry),
         setPassword: new SetUserPassword(ctx.store, ctx.hasher),
+        restore: new RestoreAdminRecord(ctx.store),
       });
       for (const route of routes) ctx.route(route);
     },

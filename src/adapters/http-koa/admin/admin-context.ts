@@ -3,6 +3,7 @@ import { adminRights } from '../../../application/admin/admin-rights.js';
 import type { DeleteAdminRecords } from '../../../application/admin/delete-admin-records.js';
 import type { ListAdminRows } from '../../../application/admin/list-admin-rows.js';
 import type { SaveAdminRecord } from '../../../application/admin/save-admin-record.js';
+import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
 import type { SetUserPassword } from '../../../application/admin/set-user-password.js';
 import { adminPolicy, type AdminModelOptions, type AdminPolicy } from '../../../domain/admin/admin-config.js';
 import type { Identity } from '../../../domain/auth/identity.js';
@@ -31,6 +32,7 @@ export interface AdminDeps {
   readonly save: SaveAdminRecord;
   readonly remove: DeleteAdminRecords;
   readonly setPassword: SetUserPassword;
+  readonly restore: RestoreAdminRecord;
 }
 
 /** One admin request: the caller (a staff user), their rights, and page helpers. */

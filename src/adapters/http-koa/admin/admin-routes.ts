@@ -1,5 +1,6 @@
 import type { HttpResponse, RouteDef } from '../http-route.js';
-import { adminHandler, type AdminCall, type AdminDeps } from './admin-context.js';
+import { adminHandler, redirect, type AdminCall, type AdminDeps } from './admin-context.js';
+import { keyPath } from './cells.js';
 import { confirmDelete, deleteSelected } from './delete-page.js';
 import { loadRow, renderForm, saveForm } from './form-page.js';
 import { historyPage } from './history-page.js';
@@ -11,6 +12,14 @@ async function editPage(call: AdminCall, post: boolean) {
   const entry = call.entry(post ? 'change' : 'view');
   const target = await loadRow(call, entry);
   return post ? saveForm(call, entry, target) : renderForm(call, entry, target);
+}
+
+async function restoreOne(call: AdminCall): Promise<HttpResponse> {
+  const entry = call.entry('change');
+  const { id } = await loadRow(call, entry);
+  await call.deps.restore.execute(entry.model, call.identity, id);
+  await call.req.session?.flash({ level: 'success', body: `${entry.label} ${String(id)} was restored.` });
+  return redirect(`${call.deps.prefix}/${entry.model.table}/${keyPath(id)}`);
 }
 
 async function deleteOne(call: AdminCall) {
@@ -37,6 +46,7 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
     get(`${p}/:table/:id`, (call) => editPage(call, false)),
     post(`${p}/:table/:id`, (call) => editPage(call, true)),
     get(`${p}/:table/:id/delete`, deleteOne),
+    post(`${p}/:table/:id/restore`, restoreOne),
     get(`${p}/:table/:id/history`, historyPage),
     get(`${p}/:table/:id/password`, (call) => passwordPage(call)),
     post(`${p}/:table/:id/password`, setPassword),

@@ -67,16 +67,22 @@ export async function renderForm(call: AdminCall, entry: Entry, target: { id: Va
   const state: FormState = { ...(target ? { row: target.row } : {}), ...(fields ? { fields } : {}), errors, links };
   const action = target ? `${base}/${keyPath(target.id)}` : `${base}/add`;
   const general = errors.filter((e) => !model.columns.some((c) => c.name === e.field) && !model.manyToMany.some((r) => e.field.startsWith(r.name)));
-  const editable = target ? call.rights.can(model.table, 'change') : true;
+  const deleted = target !== undefined && model.softDelete && target.row.deleted_at !== null && target.row.deleted_at !== undefined;
+  const mayChange = target ? call.rights.can(model.table, 'change') : true;
+  // A deleted row is shown read-only until it is restored (the write path changes live rows only).
+  const editable = mayChange && !deleted;
   const tools = target
     ? html`<div class="actions"><a href="${base}/${keyPath(target.id)}/history">History</a>${model.table === 'auth_user' && editable ? html` <a href="${base}/${keyPath(target.id)}/password">Set password</a>` : ''}${call.rights.can(model.table, 'delete') ? html` <a class="button danger" href="${base}/${keyPath(target.id)}/delete">Delete</a>` : ''}</div>`
+    : '';
+  const restore = deleted
+    ? html`<div class="flash error" role="status">This row is deleted.${mayChange ? html` <form method="post" action="${base}/${keyPath(target.id)}/restore">${csrfInput(req)}<button type="submit">Restore</button></form>` : ''}</div>`
     : '';
   const summary = errors.length > 0 ? html`<div class="flash error" role="alert">Please correct the errors below.${general.length ? html`<ul class="errorlist">${general.map((e) => html`<li>${e.message}</li>`)}</ul>` : ''}</div>` : '';
   const form = editable
     ? html`<form method="post" action="${action}" novalidate>${csrfInput(req)}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
     : await formBody(call, { ...entry, policy: { ...entry.policy, editable: () => false } }, state);
   const title = target ? `Change ${label} ${String(target.id)}` : `Add ${label}`;
-  return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${summary}${tools}${form}`, errors.length > 0 ? 400 : 200);
+  return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${restore}${summary}${deleted ? '' : tools}${form}`, errors.length > 0 ? 400 : 200);
 }
 
 const FIELD_CODES = new Set(['invalid_input', 'privileged_field', 'unique_violation', 'foreign_key_violation', 'not_null_violation', 'check_violation']);
