@@ -259,6 +259,27 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
     });
   });
 
+  describe('cost', () => {
+    it('a list page sends the same number of statements whatever the table size', async () => {
+      const statements: string[] = [];
+      const knex = ref.app.db.sql?.knex;
+      if (!knex) throw new Error('SQL backend expected');
+      const listen = (q: { sql: string }) => statements.push(q.sql);
+      const measure = async () => {
+        knex.on('query', listen);
+        statements.length = 0;
+        expect((await page('root', '/admin/post?o=-title')).status).toBe(200);
+        knex.removeListener('query', listen);
+        return statements.length;
+      };
+      await measure(); // consumes any pending flash message (a session write)
+      const small = await measure();
+      await ref.app.store.insertMany('post', Array.from({ length: 300 }, (_, i) => ({ title: `Bulk ${i}`, author_id: 1 + (i % 2) })));
+      expect(await measure()).toBe(small);
+      expect(small).toBeLessThan(15);
+    });
+  });
+
   describe('CSRF and secrets', () => {
     it('every mutating form refuses a POST without the CSRF field', async () => {
       const alice = await userId('alice');
