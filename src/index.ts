@@ -98,3 +98,5 @@ export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
 export type { TaskContext, TaskHandler, TaskOptions } from './application/tasks/task-definition.js';
 export type { Job, Enqueued, QueueStats } from './ports/task-queue.js';
 export type { JobState, Backoff } from './domain/tasks/task-policy.js';
+export { admin, type AdminOptions } from './composition/plugins/admin.js';
+export type { AdminModelOptions } from './domain/admin/admin-config.js';

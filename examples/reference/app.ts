@@ -3,6 +3,7 @@ import { auth, createApp, health, liveReload, openapi, realtime, security, sessi
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
+import { referenceAdmin, referencePermissions } from './admin-config.js';
 import { referenceRest } from './rest-config.js';
 import { referenceTasks } from './tasks.js';
 import type { TasksPlugin } from '../../src/index.js';
@@ -74,6 +75,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
         .channel('chat/:room', { authorize: ({ identity, params }) => identity.isAuthenticated && (params.room !== 'staff' || identity.isStaff) })
         .channel('news'),
     )
+    .use(referencePermissions())
+    .use(referenceAdmin())
     .use(referencePages());
   // The pages are rendered by pages.ts: its folder is what changes while working on them.
   if (env.NODE_ENV !== 'production') app.use(liveReload({ watch: [fileURLToPath(new URL('.', import.meta.url))] }));

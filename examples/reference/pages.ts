@@ -29,7 +29,13 @@ ${body}
   };
 }
 
-const loginForm = (req: HttpRequest) => `<form method="post" action="/auth/login" id="login-form">
+/** `/login?redirect=/admin/…` signs in and goes back there (the form-auth route checks the path is site-relative). */
+const loginAction = (req: HttpRequest) => {
+  const target = typeof req.query.redirect === 'string' ? req.query.redirect : '';
+  return target.startsWith('/') && !target.startsWith('//') ? `/auth/login?redirect=${encodeURIComponent(target)}` : '/auth/login';
+};
+
+const loginForm = (req: HttpRequest) => `<form method="post" action="${escapeHtml(loginAction(req))}" id="login-form">
   ${csrfInput(req)}
   <label>Username <input name="username" autocomplete="username" required></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>

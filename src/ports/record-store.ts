@@ -36,6 +36,12 @@ export interface RecordStore {
   updateWhere(table: string, where: Condition, changes: Row): Promise<Row[]>;
   /** Deletes row `id` (soft-delete models: stamps `deleted_at`); false when there was no live row. */
   delete(table: string, id: Value): Promise<boolean>;
+  /**
+   * Brings back the soft-deleted row `id` of a soft-delete model (clears `deleted_at`, fires the
+   * save signals); returns the row, or null when there is no such deleted row or the model has
+   * no soft delete.
+   */
+  restore(table: string, id: Value): Promise<Row | null>;
   /** The row with primary key `id`, or null. */
   getById(table: string, id: Value, options?: ReadOptions): Promise<Row | null>;
   /** Rows whose primary key is in `ids`, in one query; order unspecified, missing ids skipped. */

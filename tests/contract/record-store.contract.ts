@@ -358,6 +358,17 @@ export function recordStoreContract(backend: Backend): void {
       expect(await store.delete('article', a.id)).toBe(false);
       expect(await store.update('article', a.id, { title: 'x' })).toBeNull();
     });
+
+    it('RS-write-7 restore clears deleted_at of a soft-deleted row only', async () => {
+      const w = await writer();
+      const a = await ins('article', { title: 'T', writer_id: w.id });
+      expect(await store.restore('article', a.id)).toBeNull();
+      await store.delete('article', a.id);
+      expect(await store.restore('article', a.id)).toMatchObject({ id: a.id, deleted_at: null });
+      expect(await store.getById('article', a.id)).toMatchObject({ title: 'T' });
+      expect(await store.restore('writer', w.id)).toBeNull();
+      expect(await store.restore('article', 'not-a-key')).toBeNull();
+    });
   });
 
   describe('RS-integrity', () => {

@@ -96,6 +96,22 @@ export abstract class BaseRecordStore implements RecordStore {
     });
   }
 
+  async restore(table: string, id: Value): Promise<Row | null> {
+    const model = this.model(table);
+    const key = this.keyValue(model, id);
+    if (!model.softDelete || key === undefined) return null;
+    const deleted: Condition = { all: [{ column: model.primaryKey, op: 'eq', value: key }, { column: 'deleted_at', op: 'isnull', value: false }] };
+    return this.atomically(async (store) => {
+      const [current] = await store.rawFind(model, { where: deleted });
+      if (!current) return null;
+      const changes: Row = { deleted_at: null };
+      await this.deps.events.emit({ signal: 'pre_save', table, row: { ...current, ...changes }, changes, created: false });
+      const [stored] = await store.rawUpdateWhere(model, deleted, changes);
+      if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+      return stored ?? null;
+    });
+  }
+
   async updateWhere(table: string, where: Condition, changes: Row): Promise<Row[]> {
     const model = this.model(table);
     const checked = this.checked(model, changes);

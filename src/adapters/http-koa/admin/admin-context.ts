@@ -1,0 +1,108 @@
+import type { AdminRights, PermissionSource } from '../../../application/admin/admin-rights.js';
+import { adminRights } from '../../../application/admin/admin-rights.js';
+import type { DeleteAdminRecords } from '../../../application/admin/delete-admin-records.js';
+import type { ListAdminRows } from '../../../application/admin/list-admin-rows.js';
+import type { SaveAdminRecord } from '../../../application/admin/save-admin-record.js';
+import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
+import type { SetUserPassword } from '../../../application/admin/set-user-password.js';
+import { adminPolicy, type AdminModelOptions, type AdminPolicy } from '../../../domain/admin/admin-config.js';
+import type { Identity } from '../../../domain/auth/identity.js';
+import { isSafePath } from '../../../domain/auth/redirect-guard.js';
+import { DomainError } from '../../../domain/errors/domain-error.js';
+import type { ModelRegistry } from '../../../domain/model/model-registry.js';
+import type { ModelDef } from '../../../domain/model/types.js';
+import type { RecordStore } from '../../../ports/record-store.js';
+import { sessionAuthentication } from '../authentication.js';
+import type { HttpRequest, HttpResponse } from '../http-route.js';
+import { csrfInput } from './csrf.js';
+import { html, layout } from './html.js';
+import type { SafeHtml } from '../safe-html.js';
+
+/** Everything the admin's routes are built from (wired by the admin plugin). */
+export interface AdminDeps {
+  readonly prefix: string;
+  readonly loginUrl: string;
+  readonly appLabel: string;
+  readonly registry: ModelRegistry;
+  readonly store: RecordStore;
+  /** The managed tables, in index order, with their options. */
+  readonly models: ReadonlyMap<string, { readonly model: ModelDef; readonly options: AdminModelOptions }>;
+  readonly permissions: PermissionSource | undefined;
+  readonly list: ListAdminRows;
+  readonly save: SaveAdminRecord;
+  readonly remove: DeleteAdminRecords;
+  readonly setPassword: SetUserPassword;
+  readonly restore: RestoreAdminRecord;
+}
+
+/** One admin request: the caller (a staff user), their rights, and page helpers. */
+export interface AdminCall {
+  readonly req: HttpRequest;
+  readonly deps: AdminDeps;
+  readonly identity: Identity;
+  readonly rights: AdminRights;
+  /** A full HTML page. */
+  page(title: string, crumbs: readonly [string, string | null][], body: SafeHtml, status?: number): Promise<HttpResponse>;
+  /** The table of the URL, when managed and the caller may `action` it; throws not_found / forbidden. */
+  entry(action: 'view' | 'add' | 'change' | 'delete'): { model: ModelDef; options: AdminModelOptions; policy: AdminPolicy; label: string };
+}
+
+const redirect = (location: string): HttpResponse => ({ status: 303, headers: { location }, body: '' });
+
+/** The table label shown in the admin. */
+export const tableLabel = (deps: AdminDeps, table: string): string => deps.models.get(table)?.options.label ?? table;
+
+function errorPage(call: AdminCall, e: DomainError): Promise<HttpResponse> {
+  const status = e.code === 'forbidden' ? 403 : e.code === 'not_found' ? 404 : 400;
+  const title = status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : 'Bad request';
+  // A refused list parameter is described generically: the caller's parameter names are not echoed (nothing hidden can be probed).
+  const detail = e.code === 'invalid_query' ? 'This list cannot be filtered or ordered that way.' : e.detail;
+  return call.page(title, [['Home', `${call.deps.prefix}/`]], html`<p class="error">${detail}</p>`, status);
+}
+
+/**
+ * Wraps an admin handler: an anonymous caller is sent to the login page (303, with a safe
+ * `redirect` back), a signed-in caller who is not staff gets a 403 page; expected errors become
+ * pages (403, 404, 400), never a 500.
+ */
+export function adminHandler(deps: AdminDeps, handler: (call: AdminCall) => Promise<HttpResponse>): (req: HttpRequest) => Promise<HttpResponse> {
+  return async (req) => {
+    const identity = await req.identity(sessionAuthentication());
+    if (!identity.isAuthenticated) {
+      const back = isSafePath(req.path) ? req.path : `${deps.prefix}/`;
+      return redirect(`${deps.loginUrl}?redirect=${encodeURIComponent(back)}`);
+    }
+    const call = makeCall(req, deps, identity, await adminRights(identity, deps.appLabel, deps.permissions));
+    if (!identity.isStaff) return call.page('Forbidden', [], html`<p class="error">Only staff users may use the admin.</p>`, 403);
+    try {
+      return await handler(call);
+    } catch (e) {
+      if (e instanceof DomainError && ['forbidden', 'not_found', 'invalid_query', 'invalid_input', 'privileged_field', 'still_referenced'].includes(e.code)) return errorPage(call, e);
+      throw e;
+    }
+  };
+}
+
+function makeCall(req: HttpRequest, deps: AdminDeps, identity: Identity, rights: AdminRights): AdminCall {
+  const logout = html`<form method="post" action="/auth/logout">${csrfInput(req)}<button type="submit" class="secondary">Log out</button></form>`;
+  return {
+    req,
+    deps,
+    identity,
+    rights,
+    async page(title, crumbs, body, status = 200) {
+      const flash = req.session ? await req.session.takeFlash() : [];
+      const flashHtml = flash.map((m) => html`<p class="flash ${m.level === 'error' ? 'error' : ''}" role="status">${m.body}</p>`);
+      return { status, type: 'text/html; charset=utf-8', body: layout({ title, prefix: deps.prefix, username: identity.username, logout, crumbs, body, flash: html`${flashHtml}` }) };
+    },
+    entry(action) {
+      const table = req.params.table ?? '';
+      const found = deps.models.get(table);
+      if (!found) throw new DomainError('not_found', `no admin page for "${table}"`);
+      if (!rights.can(table, action)) throw new DomainError('forbidden', `you may not ${action} ${tableLabel(deps, table)}`);
+      return { ...found, policy: adminPolicy(found.model, found.options, identity.isSuperuser, action === 'add'), label: tableLabel(deps, table) };
+    },
+  };
+}
+
+export { redirect };

@@ -1,0 +1,109 @@
+import { loadLinks } from '../../../application/rest/m2m-links.js';
+import { parseForm, type FormFields } from '../../../domain/admin/form-values.js';
+import { DomainError, type FieldError } from '../../../domain/errors/domain-error.js';
+import { columnOf } from '../../../domain/model/model-registry.js';
+import type { Identity } from '../../../domain/auth/identity.js';
+import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
+import { parseTextValue } from '../../../domain/rest/list-query.js';
+import type { HttpResponse } from '../http-route.js';
+import { redirect, type AdminCall } from './admin-context.js';
+import { keyPath } from './cells.js';
+import { csrfInput } from './csrf.js';
+import { html } from './html.js';
+import { columnField, linksField, type FormState } from './widgets.js';
+import type { SafeHtml } from '../safe-html.js';
+
+type Entry = ReturnType<AdminCall['entry']>;
+
+/** The row of the URL (soft-deleted rows included, so they can be viewed and restored); 404 when absent. */
+export async function loadRow(call: AdminCall, entry: Entry): Promise<{ id: Value; row: Row }> {
+  const text = call.req.params.id ?? '';
+  const id = parseKey(entry.model, text);
+  const row = id === undefined ? null : await call.deps.store.getById(entry.model.table, id, { withDeleted: true });
+  if (!row || id === undefined) throw new DomainError('not_found', `${entry.label} ${text} not found`);
+  return { id: row[entry.model.primaryKey] ?? id, row };
+}
+
+/** A key of the URL or a form as the domain value of the primary key; undefined when it cannot be one. */
+export function parseKey(model: ModelDef, text: string): Value | undefined {
+  const pk = columnOf(model, model.primaryKey);
+  return pk ? parseTextValue(pk, text) : undefined;
+}
+
+/** A staff user who is not a superuser may not change, delete or set the password of a superuser (privilege escalation). */
+export function guardSuperuserRow(identity: Identity, table: string, row: Row): void {
+  if (table === 'auth_user' && row.is_superuser === true && !identity.isSuperuser) {
+    throw new DomainError('forbidden', 'only a superuser may change a superuser');
+  }
+}
+
+async function formBody(call: AdminCall, entry: Entry, state: FormState): Promise<SafeHtml> {
+  const { model, options, policy } = entry;
+  const names = model.columns.map((c) => c.name).filter((c) => policy.readable(c) && (state.row || c !== model.primaryKey || policy.editable(c)));
+  const configured = options.fieldsets;
+  const keyFirst = configured && !configured.some((set) => set.fields.includes(model.primaryKey)) ? [{ title: '', fields: [model.primaryKey] }] : [];
+  const sets = configured ? [...keyFirst, ...configured] : [{ title: '', fields: [...names, ...model.manyToMany.map((r) => r.name)] }];
+  const groups: SafeHtml[] = [];
+  for (const set of sets) {
+    const fields: SafeHtml[] = [];
+    for (const name of set.fields) {
+      const col = columnOf(model, name);
+      const rel = model.manyToMany.find((r) => r.name === name);
+      if (col && names.includes(name)) fields.push(await columnField(call.deps, model, col, policy, state));
+      else if (rel && call.rights.can(model.table, state.row ? 'change' : 'add')) fields.push(await linksField(call.deps, rel, state));
+    }
+    groups.push(html`<section class="group">${set.title ? html`<h2>${set.title}</h2>` : ''}${fields}</section>`);
+  }
+  return html`${groups}`;
+}
+
+/** Renders the add or change form (status 400 with the errors beside their fields after a refused post). */
+export async function renderForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined, fields?: FormFields, errors: readonly FieldError[] = []): Promise<HttpResponse> {
+  const { deps, req } = call;
+  const { model, label } = entry;
+  const base = `${deps.prefix}/${model.table}`;
+  const links = new Map<string, readonly Value[]>();
+  if (target) for (const rel of model.manyToMany) links.set(rel.name, (await loadLinks(deps.store, deps.registry, model, rel, [target.row]))[0] ?? []);
+  const state: FormState = { ...(target ? { row: target.row } : {}), ...(fields ? { fields } : {}), errors, links };
+  const action = target ? `${base}/${keyPath(target.id)}` : `${base}/add`;
+  const general = errors.filter((e) => !model.columns.some((c) => c.name === e.field) && !model.manyToMany.some((r) => e.field.startsWith(r.name)));
+  const deleted = target !== undefined && model.softDelete && target.row.deleted_at !== null && target.row.deleted_at !== undefined;
+  const mayChange = target ? call.rights.can(model.table, 'change') : true;
+  // A deleted row is shown read-only until it is restored (the write path changes live rows only).
+  const editable = mayChange && !deleted;
+  const tools = target
+    ? html`<div class="actions"><a href="${base}/${keyPath(target.id)}/history">History</a>${model.table === 'auth_user' && editable ? html` <a href="${base}/${keyPath(target.id)}/password">Set password</a>` : ''}${call.rights.can(model.table, 'delete') ? html` <a class="button danger" href="${base}/${keyPath(target.id)}/delete">Delete</a>` : ''}</div>`
+    : '';
+  const restore = deleted
+    ? html`<div class="flash error" role="status">This row is deleted.${mayChange ? html` <form method="post" action="${base}/${keyPath(target.id)}/restore">${csrfInput(req)}<button type="submit">Restore</button></form>` : ''}</div>`
+    : '';
+  const summary = errors.length > 0 ? html`<div class="flash error" role="alert">Please correct the errors below.${general.length ? html`<ul class="errorlist">${general.map((e) => html`<li>${e.message}</li>`)}</ul>` : ''}</div>` : '';
+  const form = editable
+    ? html`<form method="post" action="${action}" novalidate>${csrfInput(req)}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
+    : await formBody(call, { ...entry, policy: { ...entry.policy, editable: () => false } }, state);
+  const title = target ? `Change ${label} ${String(target.id)}` : `Add ${label}`;
+  return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${restore}${summary}${deleted ? '' : tools}${form}`, errors.length > 0 ? 400 : 200);
+}
+
+const FIELD_CODES = new Set(['invalid_input', 'privileged_field', 'unique_violation', 'foreign_key_violation', 'not_null_violation', 'check_violation']);
+
+/** Handles a posted add or change form through the shared write path; refused input re-renders the form with the input kept. */
+export async function saveForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined): Promise<HttpResponse> {
+  const fields = (call.req.body ?? {}) as FormFields;
+  const { model, policy } = entry;
+  const parsed = parseForm(model, fields, policy.editable);
+  if (parsed.errors.length > 0) return renderForm(call, entry, target, fields, parsed.errors);
+  const surface = { model, policy };
+  try {
+    const row = target
+      ? await call.deps.save.update(surface, call.identity, target.id, parsed.body, (before) => guardSuperuserRow(call.identity, model.table, before))
+      : await call.deps.save.create(surface, call.identity, parsed.body);
+    const id = row[model.primaryKey] ?? null;
+    await call.req.session?.flash({ level: 'success', body: `${entry.label} ${String(id)} was ${target ? 'changed' : 'added'}.` });
+    return redirect(`${call.deps.prefix}/${model.table}/${keyPath(id)}`);
+  } catch (e) {
+    if (!(e instanceof DomainError) || !FIELD_CODES.has(e.code)) throw e;
+    const errors = e.errors.length > 0 ? e.errors : [{ field: '', message: e.detail }];
+    return renderForm(call, entry, target, fields, errors);
+  }
+}

@@ -1,0 +1,22 @@
+import { adminGroup } from '../../../domain/admin/admin-config.js';
+import type { HttpResponse } from '../http-route.js';
+import { tableLabel, type AdminCall } from './admin-context.js';
+import { html } from './html.js';
+
+/** The admin index: the tables the caller may view, grouped (authentication, application), with row counts. */
+export async function indexPage(call: AdminCall): Promise<HttpResponse> {
+  const { deps, rights } = call;
+  const visible = [...deps.models.values()].filter(({ model }) => rights.can(model.table, 'view'));
+  const counts = await Promise.all(visible.map(({ model }) => deps.store.count(model.table)));
+  const rows = visible.map(({ model }, i) => ({ table: model.table, count: counts[i] ?? 0 }));
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) groups.set(adminGroup(row.table), [...(groups.get(adminGroup(row.table)) ?? []), row]);
+  const sections = [...groups].sort(([a], [b]) => (a === 'Authentication' ? -1 : b === 'Authentication' ? 1 : 0)).map(
+    ([group, items]) => html`<section class="group"><h2>${group}</h2><table><thead><tr><th scope="col">Model</th><th scope="col">Rows</th><th scope="col"><span class="help">Actions</span></th></tr></thead><tbody>${items.map(
+      (r) =>
+        html`<tr><td><a href="${deps.prefix}/${r.table}">${tableLabel(deps, r.table)}</a></td><td>${r.count}</td><td>${rights.can(r.table, 'add') ? html`<a href="${deps.prefix}/${r.table}/add">Add</a>` : ''}</td></tr>`,
+    )}</tbody></table></section>`,
+  );
+  const body = sections.length > 0 ? html`${sections}` : html`<p>You may not view any model.</p>`;
+  return call.page('Site administration', [['Home', null]], body);
+}

@@ -1,0 +1,18 @@
+import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
+import type { ModelDef, Value } from '../../domain/model/types.js';
+import type { RecordStore } from '../../ports/record-store.js';
+import { writeAudit } from './admin-audit.js';
+
+/** The admin's restore of a soft-deleted row: `deleted_at` cleared (save signals fire) and a history row, in one transaction. */
+export class RestoreAdminRecord {
+  constructor(private readonly store: RecordStore) {}
+
+  async execute(model: ModelDef, identity: Identity, id: Value): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const row = await tx.restore(model.table, id);
+      if (!row) throw new DomainError('not_found', `${model.table} ${String(id)} is not a deleted row`);
+      await writeAudit(tx, identity, 'restore', model.table, id, ['deleted_at']);
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import { DeleteAdminRecords } from '../../application/admin/delete-admin-records.js';
+import { ListAdminRows } from '../../application/admin/list-admin-rows.js';
+import { SaveAdminRecord } from '../../application/admin/save-admin-record.js';
+import { RestoreAdminRecord } from '../../application/admin/restore-admin-record.js';
+import { SetUserPassword } from '../../application/admin/set-user-password.js';
+import { adminRoutes } from '../../adapters/http-koa/admin/admin-routes.js';
+import { adminTables, type AdminModelOptions } from '../../domain/admin/admin-config.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
+
+export interface AdminOptions {
+  /** Mount point (default `/admin`). */
+  readonly prefix?: string;
+  /** The app's login page; anonymous callers are sent to `<loginUrl>?redirect=<admin path>` (default `/login`). */
+  readonly loginUrl?: string;
+  /**
+   * The app label of the admin's permission codenames: `<appLabel>.view_<table>`, `add_`,
+   * `change_`, `delete_` (default `app`). Only read when the permissions plugin is mounted.
+   */
+  readonly appLabel?: string;
+  /** Per-table options (list columns, search, filters, read-only fields, fieldsets, ordering, label, hidden). */
+  readonly models?: Readonly<Record<string, AdminModelOptions>>;
+  /** Tables the admin leaves out (besides Portico's internal tables and many-to-many junctions). */
+  readonly exclude?: readonly string[];
+}
+
+/**
+ * The admin site: server-rendered HTML pages (no script, no CDN) to list, search, filter, add,
+ * change and delete the rows of every model the REST exposure rules serve by default, plus
+ * `auth_user`. Only staff users get in; with the permissions plugin mounted, each table needs
+ * `<appLabel>.view_/add_/change_/delete_<table>` (superusers have all); without it every staff
+ * user has all. Every write goes through the shared write path (field policy, privileged
+ * columns, signals) and leaves a row in `admin_audit_log`. Mount it after `sessions()`,
+ * `security()` and `auth()` (and `permissions()` if used).
+ *
+ * @example
+ * app.use(sessions()).use(security()).use(auth()).use(permissions())
+ *   .use(admin({ models: { post: { listDisplay: ['id', 'title', 'author_id', 'published'], searchFields: ['title'] } } }));
+ */
+export function admin(options: AdminOptions = {}): Plugin {
+  return {
+    name: 'admin',
+    install(ctx: PluginContext) {
+      const raw = options.prefix ?? '/admin';
+      const prefix = raw.endsWith('/') ? raw.slice(0, -1) : raw;
+      for (const table of Object.keys(options.models ?? {})) {
+        if (!ctx.registry.has(table)) throw new Error(`admin: models.${table} names no registered model`);
+      }
+      const models = new Map(adminTables(ctx.registry, new Set(options.exclude ?? [])).map((model) => [model.table, { model, options: options.models?.[model.table] ?? {} }]));
+      // Every unsafe request under the admin needs the CSRF token, with or without a session cookie.
+      ctx.getOptional(TOKENS.CsrfProtectedPrefixes)?.add(prefix === '' ? '/' : prefix);
+      const routes = adminRoutes({
+        prefix,
+        loginUrl: options.loginUrl ?? '/login',
+        appLabel: options.appLabel ?? 'app',
+        registry: ctx.registry,
+        store: ctx.store,
+        models,
+        permissions: ctx.getOptional(TOKENS.CheckPermission),
+        list: new ListAdminRows(ctx.store, ctx.registry),
+        save: new SaveAdminRecord(ctx.store, ctx.registry),
+        remove: new DeleteAdminRecords(ctx.store, ctx.registry),
+        setPassword: new SetUserPassword(ctx.store, ctx.hasher),
+        restore: new RestoreAdminRecord(ctx.store),
+      });
+      for (const route of routes) ctx.route(route);
+    },
+  };
+}
