@@ -6,7 +6,7 @@ import { TaskWorker } from '../../application/tasks/task-worker.js';
 import { Tasks, TASKS_TOPIC } from '../../application/tasks/tasks.js';
 import { SqlRecordStore } from '../../adapters/persistence/sql/sql-record-store.js';
 import { cronSlots } from '../../adapters/tasks/cron-slots.js';
-import { PgTaskWakeup } from '../../adapters/tasks/pg-task-wakeup.js';
+import { PgTaskWakeup } from '../../adapters/events/pg-task-wakeup.js';
 import { SqlTaskQueue } from '../../adapters/tasks/sql-task-queue.js';
 import { StoreTaskQueue } from '../../adapters/tasks/store-task-queue.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
