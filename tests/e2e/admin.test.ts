@@ -318,6 +318,25 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
       }
     });
   });
+
+  describe('the foreign-key picker past 100 rows', () => {
+    it('the field searches as you type through a lookup that keeps the list rights', async () => {
+      await ref.app.store.insertMany('author', Array.from({ length: 101 }, (_, i) => ({ name: `Picker ${i}` })));
+      const form = await page('staff', '/admin/post/add');
+      expect(form.text).toContain('data-lookup="/admin/author/lookup"');
+      expect(form.text).toContain('<script src="/admin/picker.js" defer></script>');
+      const found = await as('staff').request('/admin/author/lookup?q=Picker%2042');
+      expect(found.status).toBe(200);
+      const rows = (await found.json()) as { key: string; label: string }[];
+      expect(rows.map((r) => r.label)).toEqual([expect.stringContaining('Picker 42')]);
+      expect((await as('staff').request('/admin/author/lookup?q=Picker')).status).toBe(200);
+      expect((await as('staff').request('/admin/comment/lookup?q=a')).status).toBe(403); // no view right on comment
+      expect((await as('alice').request('/admin/author/lookup?q=a')).status).toBe(403); // not staff
+      const script = await new HttpClient(ref.url).request('/admin/picker.js');
+      expect(script.headers.get('content-type')).toMatch(/javascript/);
+      expect(await script.text()).toContain('data-lookup');
+    });
+  });
 }
 
 describe('admin on the reference app: SQLite', () => adminSuite('sqlite'));

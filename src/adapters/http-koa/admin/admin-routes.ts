@@ -7,6 +7,7 @@ import { historyPage } from './history-page.js';
 import { indexPage } from './index-page.js';
 import { listPage } from './list-page.js';
 import { passwordPage, setPassword } from './password-page.js';
+import { lookupRows, pickerScriptRoute } from './fk-picker.js';
 
 async function editPage(call: AdminCall, post: boolean) {
   const entry = call.entry(post ? 'change' : 'view');
@@ -39,7 +40,9 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
   const post = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ method: 'POST', path, body: 'form', handler: adminHandler(deps, h) });
   return [
     get(p === '' ? '/' : p, indexPage),
+    pickerScriptRoute(p),
     get(`${p}/:table`, listPage),
+    get(`${p}/:table/lookup`, lookupRows),
     get(`${p}/:table/add`, (call) => renderForm(call, call.entry('add'), undefined)),
     post(`${p}/:table/add`, (call) => saveForm(call, call.entry('add'), undefined)),
     post(`${p}/:table/delete-selected`, (call) => deleteSelected(call, call.entry('delete'))),

@@ -63,6 +63,7 @@ export function layout(options: { title: string; prefix: string; username: strin
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Portico admin</title>
 <style>${new SafeHtml(ADMIN_CSS)}</style>
+<script src="${options.prefix}/picker.js" defer></script>
 </head>
 <body>
 <header><a class="brand" href="${options.prefix}/">Portico admin</a><span>Signed in as <strong>${options.username ?? ''}</strong></span>${options.logout}</header>

@@ -54,7 +54,8 @@ async function fkWidget(deps: AdminDeps, col: ColumnDef, value: string, describe
   const rows = await deps.store.find(target.table, { limit: MAX_CHOICES + 1 });
   const aria = describedBy ? html` aria-describedby="${describedBy}"` : '';
   if (rows.length > MAX_CHOICES) {
-    return html`<input type="text" id="f-${col.name}" name="${col.name}" value="${value}" list="dl-${col.name}"${aria}><datalist id="dl-${col.name}">${rows.map((r) => html`<option value="${keyText(r[target.primaryKey])}">${rowLabel(target, r)}</option>`)}</datalist><span class="help">Type the ${target.table} key.</span>`;
+    // Past 100 rows: a typed key; the picker script (fk-picker.ts) turns the datalist into a search as you type.
+    return html`<input type="text" id="f-${col.name}" name="${col.name}" value="${value}" list="dl-${col.name}" data-lookup="${deps.prefix}/${target.table}/lookup" autocomplete="off"${aria}><datalist id="dl-${col.name}">${rows.map((r) => html`<option value="${keyText(r[target.primaryKey])}">${rowLabel(target, r)}</option>`)}</datalist><span class="help">Type to search ${target.table}, or its key.</span>`;
   }
   const options = rows.map((r) => {
     const key = keyText(r[target.primaryKey]);
