@@ -17,6 +17,25 @@ import { finalizeStatements } from './sql-executor.js';
 /** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
 const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 0'];
 
+/**
+ * MikroORM's migrator lists the tables of every schema of the database (casting each name to
+ * `regclass`); a schema another client drops meanwhile fails that listing with 3F000 "schema …
+ * does not exist" although nothing is wrong with ours. Such a failure is retried (three times,
+ * after 50, 100 and 200 ms): the migration runs in a transaction, so a failed attempt left nothing.
+ */
+async function whileSchemasVanish<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      // umzug and MikroORM wrap the driver's error (`cause`, `previous`).
+      const e = error as { code?: string; cause?: { code?: string }; previous?: { code?: string } };
+      if (![e.code, e.cause?.code, e.previous?.code].includes('3F000') || attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+    }
+  }
+}
+
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
 export const MIGRATION_LEDGER = 'fw_migrations';
 
@@ -194,7 +213,8 @@ export async function openSqlDatabase(
     async migrate() {
       if ((await pending()).length === 0) return [];
       migrator ??= loadMigrator(orm, registry, migrations, config.dialect);
-      return (await (await migrator).up()).map((m) => m.name);
+      const run = migrator;
+      return (await whileSchemasVanish(async () => (await run).up())).map((m) => m.name);
     },
     pending,
     executed: () => ledger(knex, exceptions),
