@@ -23,7 +23,7 @@ const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 
  * does not exist" although nothing is wrong with ours. Such a failure is retried (three times,
  * after 50, 100 and 200 ms): the migration runs in a transaction, so a failed attempt left nothing.
  */
-async function whileSchemasVanish<T>(work: () => Promise<T>): Promise<T> {
+export async function whileSchemasVanish<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await work();
