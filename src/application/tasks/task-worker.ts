@@ -41,6 +41,7 @@ export class TaskWorker {
   private readonly running = new Map<number, Running>();
   private readonly released = new Set<number>();
   private readonly waiters = new Set<() => void>();
+  private readonly recording = new Set<Promise<void>>();
   private readonly loops: Promise<void>[] = [];
   private wakes = 0;
   private stopping = false;
@@ -82,6 +83,7 @@ export class TaskWorker {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), grace]);
     clearTimeout(timer);
+    await Promise.all([...this.recording]);
     clearInterval(this.renewTimer);
     const left = [...this.running.values()];
     if (left.length === 0) return;
@@ -148,7 +150,15 @@ export class TaskWorker {
       if (!def) throw new Error(`no task named ${job.name} is defined in this process`);
       await withTimeout(() => def.handler(job.payload, this.deps.context(job, abort.signal)), def.timeoutMs, abort);
       if (this.released.has(job.id)) return;
-      if (!(await queue.complete(job.id, owner, clock.now()))) logger.warn({ job: job.id }, 'tasks: a job finished after its lease was lost');
+      // Recorded without holding the slot: the next claim goes out while this UPDATE is in flight
+      // (one round trip per job instead of two). `stop` waits for it before releasing anything.
+      this.record(
+        queue.complete(job.id, owner, clock.now()).then((held) => {
+          if (!held) logger.warn({ job: job.id }, 'tasks: a job finished after its lease was lost');
+        }),
+        job.id,
+      );
+      return;
     } catch (error) {
       if (this.released.has(job.id)) return;
       const now = clock.now();
@@ -158,6 +168,14 @@ export class TaskWorker {
       await queue.fail(job.id, owner, message, retryAt, now);
       logger[last ? 'error' : 'warn']({ job: job.id, task: job.name, attempt: job.attempts, error: message, ...(retryAt ? { retryAt } : {}) }, last ? 'tasks: job is dead' : 'tasks: attempt failed');
     }
+  }
+
+  /** Tracks an outcome being written, so that `stop` can wait for it; a failure is logged (the lease will expire and the job run again). */
+  private record(outcome: Promise<void>, id: number): void {
+    const tracked = outcome
+      .catch((err: unknown) => this.deps.logger.error({ err, job: id }, 'tasks: recording an outcome failed; the lease will expire'))
+      .finally(() => this.recording.delete(tracked));
+    this.recording.add(tracked);
   }
 
   private async renew(): Promise<void> {
