@@ -408,6 +408,22 @@ export function recordStoreContract(backend: Backend): void {
       await expectViolation(ins('article_labels', { article_id: a.id, label_id: 'orm' }), 'unique');
     });
 
+    it('RS-integrity-5b a row\'s many-to-many links go with it, on either side; nothing else does', async () => {
+      const w = await writer();
+      const a = await ins('article', { title: 'A', writer_id: w.id });
+      const b = await ins('article', { title: 'B', writer_id: w.id });
+      await ins('label', { id: 'orm', text: 'x' });
+      await ins('label', { id: 'rest', text: 'y' });
+      for (const [article, label] of [[a.id, 'orm'], [a.id, 'rest'], [b.id, 'orm']] as const) await ins('article_labels', { article_id: article, label_id: label });
+      const pairs = async () => (await store.find('article_labels', { orderBy: [{ column: 'id', direction: 'asc' }] })).map((l) => [l.article_id, l.label_id]);
+      expect(await store.delete('article', a.id)).toBe(true); // article is soft-deleted: the row, and so its links, stay
+      expect(await pairs()).toEqual([[a.id, 'orm'], [a.id, 'rest'], [b.id, 'orm']]);
+      expect(await store.delete('label', 'orm')).toBe(true); // a hard delete takes the links on its side with it
+      expect(await pairs()).toEqual([[a.id, 'rest']]);
+      expect(await store.getById('label', 'rest')).not.toBeNull();
+      await expectViolation(store.delete('writer', w.id), 'still_referenced'); // an ordinary reference still restricts
+    });
+
     it('RS-integrity-6 violations are domain errors with stable codes, never driver errors', async () => {
       const error = await writer('x', { name: null }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);

@@ -116,6 +116,11 @@ function hostileInput(backend: 'sqlite' | 'postgresql'): void {
     const put = await send(`/api/post/${id}`, 'PUT', { title: 'replaced', author_id: 1, tags: ['rest', 'orm'] }, auth);
     expect(put.status).toBe(200);
     expect(await tagsOf(id)).toEqual(['rest', 'orm']);
+    // Deleting a linked tag takes its links with it (they are the relation, not rows that refer to the tag).
+    expect((await send('/api/tag/', 'POST', { id: 'short-lived', label: 'x' })).status).toBe(201);
+    expect((await send(`/api/post/${id}`, 'PATCH', { tags: ['rest', 'short-lived'] }, auth)).status).toBe(200);
+    expect((await send('/api/tag/short-lived', 'DELETE')).status).toBe(204);
+    expect(await tagsOf(id)).toEqual(['rest']);
   });
 
   it('many-to-many links: a value that is not an array, or repeats an id, is a 400 naming the field; nothing is written', async () => {

@@ -24,6 +24,9 @@ const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
  * live-row filtering and the model signals. Adapters implement only the raw operations
  * (`raw*`) against their storage, plus `transaction` and `ping`.
  */
+/** Per registry and table, the junction columns pointing at that table (computed once). */
+const JUNCTION_LINKS = new WeakMap<ModelRegistry, Map<string, { readonly table: string; readonly column: string }[]>>();
+
 export abstract class BaseRecordStore implements RecordStore {
   constructor(protected readonly deps: StoreDeps) {}
 
@@ -133,8 +136,9 @@ export abstract class BaseRecordStore implements RecordStore {
 
   async delete(table: string, id: Value): Promise<boolean> {
     const model = this.model(table);
+    const links = model.softDelete ? [] : this.junctionLinks(table);
     const deleteReturning = this.rawDeleteReturning?.bind(this);
-    if (deleteReturning && this.oneStatement('pre_delete', 'post_delete', table)) {
+    if (deleteReturning && links.length === 0 && this.oneStatement('pre_delete', 'post_delete', table)) {
       // One `delete … returning *` (soft delete: one `update … set deleted_at`): no read first, no BEGIN/COMMIT.
       return this.deps.events.unitOfWork(async () => {
         const key = this.keyValue(model, id);
@@ -150,6 +154,12 @@ export abstract class BaseRecordStore implements RecordStore {
       const current = await store.getById(table, id);
       if (!current) return false;
       await this.deps.events.emit({ signal: 'pre_delete', table, row: current });
+      // A row's many-to-many links go with it (they are part of the relation, not rows that refer to it).
+      for (const link of links) {
+        for (const row of await store.find(link.table, { where: { column: link.column, op: 'eq', value: current[model.primaryKey] ?? null } })) {
+          await store.delete(link.table, row[this.model(link.table).primaryKey] ?? null);
+        }
+      }
       const done = model.softDelete
         ? (await store.rawUpdate(model, id, { deleted_at: this.deps.clock.now() })) !== null
         : await store.rawDelete(model, id);
@@ -229,6 +239,22 @@ export abstract class BaseRecordStore implements RecordStore {
   protected atomically<T>(work: (store: this) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     return this.transaction((tx) => work(tx as this));
+  }
+
+  /** The junction columns (of many-to-many relations) that point at rows of `table`, on either side. */
+  private junctionLinks(table: string): { readonly table: string; readonly column: string }[] {
+    let byTable = JUNCTION_LINKS.get(this.deps.registry);
+    if (!byTable) {
+      byTable = new Map();
+      JUNCTION_LINKS.set(this.deps.registry, byTable);
+    }
+    let links = byTable.get(table);
+    if (!links) {
+      const junctions = new Set(this.deps.registry.all().flatMap((m) => m.manyToMany.map((rel) => rel.through)));
+      links = this.deps.registry.reverseRelations(table).filter((rel) => junctions.has(rel.table));
+      byTable.set(table, links);
+    }
+    return links;
   }
 
   protected model(table: string): ModelDef {

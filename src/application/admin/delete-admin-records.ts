@@ -19,7 +19,7 @@ const SAMPLE = 5;
 
 /**
  * The admin's delete: first the rows that reference the ones to delete (the registry's reverse
- * relations; links of many-to-many junctions are removed with their row, as Django does), then,
+ * relations; links of many-to-many junctions do not block: the store removes them with the row), then,
  * when nothing blocks, every delete through the shared `DeleteRecord` path with its history row,
  * in one transaction. A soft-delete model only stamps `deleted_at`, so nothing blocks it.
  */
@@ -53,17 +53,10 @@ export class DeleteAdminRecords {
 
   /** Deletes `ids` (refusing with `still_referenced` when something blocks) and writes a history row for each. */
   async execute(model: ModelDef, identity: Identity, ids: readonly Value[]): Promise<void> {
-    const junctions = this.junctions();
     await this.store.transaction(async (tx) => {
       for (const id of ids) {
         await this.deleter.execute(tx, model, id, async (inner) => {
           if ((await this.blockers(model, [id], inner)).length > 0) throw new DomainError('still_referenced', `${model.table} ${String(id)} is still referenced`);
-          if (model.softDelete) return;
-          for (const rel of this.registry.reverseRelations(model.table).filter((r) => junctions.has(r.table))) {
-            for (const link of await inner.find(rel.table, { where: { column: rel.column, op: 'eq', value: id } })) {
-              await inner.delete(rel.table, link[this.registry.require(rel.table).primaryKey] ?? null);
-            }
-          }
         });
         await writeAudit(tx, identity, 'delete', model.table, id, []);
       }
