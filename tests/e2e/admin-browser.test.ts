@@ -3,9 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page, Response as PwResponse } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser.js';
+import { browserAvailable, launchChromium, submitForm } from '../support/browser.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /*
@@ -45,14 +45,7 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
   const heading = async (page: Page) => ((await page.locator('h1').first().textContent()) ?? '').trim();
   const shot = (page: Page, name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
 
-  /** Clicks `button` (which submits a POST form to `action`); resolves with the POST's response once the resulting page has loaded. */
-  async function submit(page: Page, button: Locator, action: string): Promise<PwResponse> {
-    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === action);
-    const loaded = page.waitForEvent('load');
-    await button.click();
-    const [res] = await Promise.all([posted, loaded]);
-    return res;
-  }
+  const submit = submitForm;
 
   /** Opens /admin/ anonymously, follows the redirect to /login and signs in there; lands back on /admin/. */
   async function signInThroughAdmin(username: string, password: string): Promise<Page> {

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Locator, Page, Response as PwResponse } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response as PwResponse } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium } from '../support/browser.js';
+import { browserAvailable, launchChromium, submitForm } from '../support/browser.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /*
@@ -50,14 +50,7 @@ describe.skipIf(!ok)('the reference app in a real browser', () => {
     return page;
   }
 
-  /** Clicks `button` (which submits a POST form to `action`); resolves with the POST's response once the resulting page has loaded. */
-  async function submit(page: Page, button: Locator, action: string): Promise<PwResponse> {
-    const posted = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === action);
-    const loaded = page.waitForEvent('load');
-    await button.click();
-    const [res] = await Promise.all([posted, loaded]);
-    return res;
-  }
+  const submit = submitForm;
 
   async function signUp(page: Page, username: string): Promise<PwResponse> {
     const form = page.locator('#signup-form');

@@ -1,5 +1,5 @@
 import { access, constants } from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page, type Response as PwResponse } from 'playwright-core';
 
 /** The system (Debian) chromium the browser tests drive; no browser is ever downloaded. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -36,4 +36,13 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
     ],
   });
+}
+
+/** Clicks `button` (which submits a POST form to `action`); resolves with the POST's response once the resulting page has loaded. */
+export async function submitForm(page: Page, button: Locator, action: string): Promise<PwResponse> {
+  const posted = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === action);
+  const loaded = page.waitForEvent('load');
+  await button.click();
+  const [res] = await Promise.all([posted, loaded]);
+  return res;
 }

@@ -3,18 +3,14 @@ import { parseDatabaseUrl } from '../../src/adapters/persistence/database-url.js
 import { openDatabase, type Database } from '../../src/adapters/persistence/open-database.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS, ModelRegistry } from '../../src/domain/model/index.js';
-import type { Clock } from '../../src/ports/clock.js';
+import { FixedClock } from '../../src/testing.js';
 import { CONTRACT_MIGRATIONS, CONTRACT_MODELS } from './contract-models.js';
 import { freshPgSchema } from './postgres.js';
 
-/** A clock tests move by hand. */
-export class ManualClock implements Clock {
-  constructor(private current = new Date('2026-01-02T03:04:05.678Z')) {}
-  now(): Date {
-    return new Date(this.current);
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
+/** A clock tests move by hand: portico/testing's FixedClock at this suite's start time. */
+export class ManualClock extends FixedClock {
+  constructor(start: Date | string = '2026-01-02T03:04:05.678Z') {
+    super(start);
   }
 }
 
