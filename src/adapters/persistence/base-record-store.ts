@@ -155,11 +155,7 @@ export abstract class BaseRecordStore implements RecordStore {
       if (!current) return false;
       await this.deps.events.emit({ signal: 'pre_delete', table, row: current });
       // A row's many-to-many links go with it (they are part of the relation, not rows that refer to it).
-      for (const link of links) {
-        for (const row of await store.find(link.table, { where: { column: link.column, op: 'eq', value: current[model.primaryKey] ?? null } })) {
-          await store.delete(link.table, row[this.model(link.table).primaryKey] ?? null);
-        }
-      }
+      for (const link of links) await store.deleteLinks(link, current[model.primaryKey] ?? null);
       const done = model.softDelete
         ? (await store.rawUpdate(model, id, { deleted_at: this.deps.clock.now() })) !== null
         : await store.rawDelete(model, id);
@@ -239,6 +235,22 @@ export abstract class BaseRecordStore implements RecordStore {
   protected atomically<T>(work: (store: this) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     return this.transaction((tx) => work(tx as this));
+  }
+
+  /**
+   * Deletes the junction rows whose `link.column` is `key`: one `delete … returning *` where the
+   * backend has it and no in-transaction handler listens on the junction (each removed link still
+   * emits `post_delete`), else row by row.
+   */
+  private async deleteLinks(link: { readonly table: string; readonly column: string }, key: Value): Promise<void> {
+    const junction = this.model(link.table);
+    const where: Condition = { column: link.column, op: 'eq', value: key };
+    const deleteReturning = this.rawDeleteReturning?.bind(this);
+    if (deleteReturning && !this.deps.events.listens('pre_delete', link.table)) {
+      for (const row of await deleteReturning(junction, where)) await this.deps.events.emit({ signal: 'post_delete', table: link.table, row });
+      return;
+    }
+    for (const row of await this.find(link.table, { where })) await this.delete(link.table, row[junction.primaryKey] ?? null);
   }
 
   /** The junction columns (of many-to-many relations) that point at rows of `table`, on either side. */
