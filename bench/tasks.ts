@@ -9,7 +9,7 @@
  * Writes bench/results/tasks.{json,md}.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { run, makeWorkerUtils } from 'graphile-worker';
+import { Logger, run, makeWorkerUtils } from 'graphile-worker';
 import pg from 'pg';
 import appOf from './tasks-app.js';
 
@@ -58,6 +58,9 @@ async function portico(workers: number): Promise<Result> {
   return { system: 'portico tasks()', workers, jobs: JOBS, seconds, jobsPerSecond: JOBS / seconds };
 }
 
+/** graphile-worker logs a line per job by default; Portico's worker logs none, so neither does the baseline. */
+const quiet = new Logger(() => () => undefined);
+
 async function graphile(workers: number): Promise<Result> {
   const schema = `bench_graphile_${process.pid}_${workers}`;
   const utils = await makeWorkerUtils({ connectionString: PG_URL, schema });
@@ -68,7 +71,7 @@ async function graphile(workers: number): Promise<Result> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   const start = performance.now();
-  const runner = await run({ connectionString: PG_URL, schema, concurrency: workers, noHandleSignals: true, pollInterval: 1000, taskList: { noop: async () => undefined }, logger: undefined });
+  const runner = await run({ connectionString: PG_URL, schema, concurrency: workers, noHandleSignals: true, pollInterval: 1000, taskList: { noop: async () => undefined }, logger: quiet });
   await until(async () => Number((await client.query(`select count(*) as n from "${schema}"._private_jobs`)).rows[0].n) === 0);
   const seconds = (performance.now() - start) / 1000;
   await runner.stop();

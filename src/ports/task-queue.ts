@@ -40,6 +40,12 @@ export interface Enqueued {
   readonly created: boolean;
 }
 
+/** What a `completeAndClaim` did: the ids it marked succeeded (those `owner` still held), and the jobs it claimed. */
+export interface Claimed {
+  readonly completed: readonly number[];
+  readonly jobs: Job[];
+}
+
 /** Job counts by queue and state. */
 export interface QueueStats {
   readonly queues: Readonly<Record<string, Partial<Record<JobState, number>>>>;
@@ -60,8 +66,13 @@ export interface TaskQueue {
   claim(queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Job[]>;
   /** Extends the leases of `ids` still held by `owner`; returns the ids it still holds. */
   renew(ids: readonly number[], owner: string, leaseUntil: Date): Promise<number[]>;
-  /** Marks a job held by `owner` succeeded; false when `owner` no longer holds it. */
-  complete(id: number, owner: string, now: Date): Promise<boolean>;
+  /** Marks the jobs of `ids` that `owner` still holds succeeded; returns their ids. */
+  complete(ids: readonly number[], owner: string, now: Date): Promise<number[]>;
+  /**
+   * `complete(done)`, then `claim(…)`: in one statement where the database allows it (one round
+   * trip and one commit), else one after the other.
+   */
+  completeAndClaim(done: readonly number[], queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Claimed>;
   /** Records a failed attempt: back to `failed` until `retryAt`, or `dead` when `retryAt` is null. */
   fail(id: number, owner: string, error: string, retryAt: Date | null, now: Date): Promise<boolean>;
   /** Puts jobs held by `owner` back to `queued` without counting the attempt (shutdown). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SqlRecordStore } from '../../src/adapters/persistence/sql/sql-record-store.js';
-import { SqlTaskQueue } from '../../src/adapters/tasks/sql-task-queue.js';
+import { SqlTaskQueue } from '../../src/adapters/persistence/sql/sql-task-queue.js';
 import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } from '../../src/application/tasks/task-definition.js';
 import { TaskWorker } from '../../src/application/tasks/task-worker.js';
 import { Tasks, TASKS_TOPIC } from '../../src/application/tasks/tasks.js';
@@ -28,7 +27,7 @@ type Backend = 'memory' | 'sqlite' | 'postgresql';
 async function open(backend: Backend): Promise<Fixture> {
   const t = await openTestDatabase(backend);
   const sql = t.db.sql;
-  const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (s) => (s instanceof SqlRecordStore ? s.connection : undefined)) : new StoreTaskQueue(t.db.store);
+  const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect) : new StoreTaskQueue(t.db.store);
   const definitions = new Map<string, TaskDefinition>();
   const tasks = new Tasks({ queue, clock: t.clock, events: t.events, definitions, origin: 'test' });
   return {
@@ -125,12 +124,12 @@ function taskQueueContract(backend: Backend): void {
     expect(other.created).toBe(true);
     const now = f.t.clock.now();
     await f.queue.claim('default', 10, 'w', now, new Date(now.getTime() + 30_000));
-    expect(await f.queue.complete(first.id, 'w', now)).toBe(true);
+    expect(await f.queue.complete([first.id], 'w', now)).toEqual([first.id]);
     const after = await f.tasks.enqueue('noop', {}, { uniqueKey: 'k' });
     expect(after.created).toBe(true);
     expect(after.id).not.toBe(first.id);
     // A key unique "ever" (periodic slots) stays taken by a finished job.
-    await f.queue.complete(other.id, 'w', now);
+    await f.queue.complete([other.id], 'w', now);
     expect((await f.tasks.enqueue('noop', {}, { uniqueKey: 'other', uniqueEver: true })).created).toBe(false);
   }));
 
@@ -192,7 +191,7 @@ function taskQueueContract(backend: Backend): void {
       await worker.stop(1000);
     }
     expect(runs).toEqual([2]);
-    expect(await f.queue.complete(id, 'crashed', f.t.clock.now())).toBe(false);
+    expect(await f.queue.complete([id], 'crashed', f.t.clock.now())).toEqual([]);
     // A lease that runs out on the last attempt makes the job dead (a job that crashes its worker is not retried forever).
     f.define('last', () => undefined, { retries: 0 });
     const last = await f.tasks.enqueue('last');
@@ -253,6 +252,52 @@ function taskQueueContract(backend: Backend): void {
     }
     expect(aborted).toBe(true);
     expect((await f.job(id)).lastError).toContain('timed out after 50 ms');
+  }));
+
+  it('TQ-9 MUST record only the successes the owner still holds when completions ride on a claim, and claim in order', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    const a = await f.tasks.enqueue('noop', { at: '2026-01-01T00:00:00.000Z', n: [1, 2] });
+    const b = await f.tasks.enqueue('noop');
+    const now = f.t.clock.now();
+    const lease = new Date(now.getTime() + 30_000);
+    await f.queue.claim('default', 1, 'w', now, lease);
+    await f.queue.claim('default', 1, 'other', now, lease);
+    const c = await f.tasks.enqueue('noop', {}, { priority: 1 });
+    const d = await f.tasks.enqueue('noop', { x: 'y' }, { priority: 9 });
+    const claimed = await f.queue.completeAndClaim([a.id, b.id], 'default', 5, 'w', now, lease);
+    expect(claimed.completed).toEqual([a.id]);
+    expect(claimed.jobs.map((j) => j.id)).toEqual([d.id, c.id]);
+    expect(claimed.jobs[0]).toMatchObject({ name: 'noop', queue: 'default', payload: { x: 'y' }, state: 'running', attempts: 1, priority: 9, lastError: null, finishedAt: null });
+    expect(claimed.jobs[0]?.leaseUntil?.getTime()).toBe(lease.getTime());
+    expect(claimed.jobs[0]?.createdAt.getTime()).toBe(now.getTime());
+    expect(await f.job(a.id)).toMatchObject({ state: 'succeeded', payload: { at: '2026-01-01T00:00:00.000Z', n: [1, 2] } });
+    expect((await f.job(b.id)).state).toBe('running');
+    // Nothing to claim: the completions are still written.
+    expect(await f.queue.completeAndClaim([c.id, d.id], 'default', 5, 'w', now, lease)).toEqual({ completed: expect.arrayContaining([c.id, d.id]), jobs: [] });
+    expect((await f.tasks.stats()).queues['default']).toEqual({ succeeded: 3, running: 1 });
+  }));
+
+  // The in-memory queue runs no statements: nothing to count there.
+  if (backend !== 'memory') it('TQ-10 MUST take one statement per job at concurrency 1 on PostgreSQL (completion and next claim together), two on SQLite', withFixture(async (f) => {
+    const knex = f.t.db.sql!.knex;
+    let writes = 0;
+    let beforeLast = -1;
+    f.define('noop', (payload) => void ((payload as { i: number }).i === 29 && (beforeLast = writes)));
+    for (let i = 0; i < 30; i++) await f.tasks.enqueue('noop', { i });
+    const count = (q: { sql: string }) => void (/^(update|with|delete)\b/.test(q.sql) && q.sql.includes('task_row') && writes++);
+    knex.on('query', count);
+    const worker = f.worker({ concurrency: 1 });
+    try {
+      worker.start();
+      await waitFor(async () => (await f.tasks.stats()).queues['default']?.succeeded === 30, 'all jobs');
+      await worker.stop(1000);
+    } finally {
+      knex.off('query', count);
+    }
+    // Up to the last job: its claim, the 29 before (each carrying the previous success), the first lease sweep and cleanup.
+    const perJob = backend === 'postgresql' ? 1 : 2;
+    expect(beforeLast).toBeGreaterThan(0);
+    expect(beforeLast).toBeLessThanOrEqual(30 + 29 * (perJob - 1) + 2);
   }));
 }
 

@@ -2,11 +2,12 @@ import type { Row } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { UNFINISHED_STATES, type JobState } from '../../domain/tasks/task-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import type { Enqueued, Job, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
+import type { Claimed, Enqueued, Job, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
 
 const T = 'task_row';
 const is = (column: string, value: Row[string]): Condition => ({ column, op: 'eq', value });
 const held = (id: number, owner: string): Condition => ({ all: [is('id', id), is('state', 'running'), is('locked_by', owner)] });
+const heldAll = (ids: readonly number[], owner: string): Condition => ({ all: [{ column: 'id', op: 'in', value: [...ids] }, is('state', 'running'), is('locked_by', owner)] });
 
 /**
  * TaskQueue on any RecordStore, through its `task_row` model: the queue of a `memory:` app (one
@@ -58,12 +59,19 @@ export class StoreTaskQueue implements TaskQueue {
 
   async renew(ids: readonly number[], owner: string, leaseUntil: Date): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.store.updateWhere(T, { all: [{ column: 'id', op: 'in', value: ids }, is('state', 'running'), is('locked_by', owner)] }, { lease_until: leaseUntil });
+    const rows = await this.store.updateWhere(T, heldAll(ids, owner), { lease_until: leaseUntil });
     return rows.map((r) => Number(r['id']));
   }
 
-  async complete(id: number, owner: string, now: Date): Promise<boolean> {
-    return (await this.store.updateWhere(T, held(id, owner), { state: 'succeeded', finished_at: now, lease_until: null })).length > 0;
+  async complete(ids: readonly number[], owner: string, now: Date): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.store.updateWhere(T, heldAll(ids, owner), { state: 'succeeded', finished_at: now, lease_until: null });
+    return rows.map((r) => Number(r['id']));
+  }
+
+  async completeAndClaim(done: readonly number[], queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Claimed> {
+    const completed = await this.complete(done, owner, now);
+    return { completed, jobs: await this.claim(queue, limit, owner, now, leaseUntil) };
   }
 
   async fail(id: number, owner: string, error: string, retryAt: Date | null, now: Date): Promise<boolean> {

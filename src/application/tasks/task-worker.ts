@@ -42,6 +42,9 @@ export class TaskWorker {
   private readonly released = new Set<number>();
   private readonly waiters = new Set<() => void>();
   private readonly recording = new Set<Promise<void>>();
+  /** Jobs that succeeded, not yet recorded: the next claim carries them, or a flush after this turn of the event loop. */
+  private done: number[] = [];
+  private flushQueued = false;
   private readonly loops: Promise<void>[] = [];
   private wakes = 0;
   private stopping = false;
@@ -83,7 +86,9 @@ export class TaskWorker {
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)), grace]);
     clearTimeout(timer);
+    this.flush();
     await Promise.all([...this.recording]);
+    if (this.done.length > 0) this.deps.logger.error({ jobs: this.done }, 'tasks: could not record finished jobs at shutdown; their leases will expire and they will run again');
     clearInterval(this.renewTimer);
     const left = [...this.running.values()];
     if (left.length === 0) return;
@@ -106,8 +111,7 @@ export class TaskWorker {
         await this.housekeeping();
         const free = concurrency - [...this.running.values()].filter((r) => r.job.queue === queue).length;
         if (free > 0) {
-          const now = this.deps.clock.now();
-          const jobs = await this.deps.queue.claim(queue, free, this.deps.owner, now, new Date(now.getTime() + this.leaseMs));
+          const jobs = await this.claim(queue, free);
           for (const job of jobs) this.launch(job);
           if (jobs.length > 0 && jobs.length === free) continue;
         }
@@ -116,6 +120,55 @@ export class TaskWorker {
       }
       if (this.wakes === seen) await this.idle();
     }
+  }
+
+  /** Claims up to `limit` jobs of `queue`, recording the successes waiting to be recorded in the same statement. */
+  private async claim(queue: string, limit: number): Promise<Job[]> {
+    const now = this.deps.clock.now();
+    const done = this.takeDone();
+    try {
+      const claimed = await this.deps.queue.completeAndClaim(done, queue, limit, this.deps.owner, now, new Date(now.getTime() + this.leaseMs));
+      this.warnLost(done, claimed.completed);
+      return claimed.jobs;
+    } catch (error) {
+      this.done.push(...done); // nothing was written: the next claim or flush records them
+      throw error;
+    }
+  }
+
+  private takeDone(): number[] {
+    const done = this.done;
+    this.done = [];
+    return done;
+  }
+
+  /** Records the successes no claim has carried away, after this turn of the event loop (a claim sent in it carries them). */
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    const done = this.takeDone();
+    if (done.length === 0) return;
+    const written = this.deps.queue.complete(done, this.deps.owner, this.deps.clock.now()).then(
+      (completed) => this.warnLost(done, completed),
+      (error: unknown) => {
+        this.done.push(...done);
+        throw error;
+      },
+    );
+    this.record(written, done);
+  }
+
+  private warnLost(done: readonly number[], completed: readonly number[]): void {
+    if (completed.length === done.length) return;
+    const held = new Set(completed);
+    for (const id of done) if (!held.has(id)) this.deps.logger.warn({ job: id }, 'tasks: a job finished after its lease was lost');
   }
 
   /** Waits for a wake-up, a finished job or the poll interval. */
@@ -150,14 +203,10 @@ export class TaskWorker {
       if (!def) throw new Error(`no task named ${job.name} is defined in this process`);
       await withTimeout(() => def.handler(job.payload, this.deps.context(job, abort.signal)), def.timeoutMs, abort);
       if (this.released.has(job.id)) return;
-      // Recorded without holding the slot: the next claim goes out while this UPDATE is in flight
-      // (one round trip per job instead of two). `stop` waits for it before releasing anything.
-      this.record(
-        queue.complete(job.id, owner, clock.now()).then((held) => {
-          if (!held) logger.warn({ job: job.id }, 'tasks: a job finished after its lease was lost');
-        }),
-        job.id,
-      );
+      // Recorded without holding the slot, by the claim this finish triggers (one statement for
+      // both on PostgreSQL) or by a flush; `stop` records what is left before releasing anything.
+      this.done.push(job.id);
+      this.queueFlush();
       return;
     } catch (error) {
       if (this.released.has(job.id)) return;
@@ -170,10 +219,10 @@ export class TaskWorker {
     }
   }
 
-  /** Tracks an outcome being written, so that `stop` can wait for it; a failure is logged (the lease will expire and the job run again). */
-  private record(outcome: Promise<void>, id: number): void {
+  /** Tracks outcomes being written, so that `stop` can wait for them; a failure is logged (the next claim tries again; the lease may expire first). */
+  private record(outcome: Promise<void>, jobs: readonly number[]): void {
     const tracked = outcome
-      .catch((err: unknown) => this.deps.logger.error({ err, job: id }, 'tasks: recording an outcome failed; the lease will expire'))
+      .catch((err: unknown) => this.deps.logger.error({ err, jobs }, 'tasks: recording an outcome failed; the lease will expire'))
       .finally(() => this.recording.delete(tracked));
     this.recording.add(tracked);
   }

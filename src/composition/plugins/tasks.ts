@@ -4,10 +4,9 @@ import { PeriodicTasks } from '../../application/tasks/periodic-tasks.js';
 import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } from '../../application/tasks/task-definition.js';
 import { TaskWorker } from '../../application/tasks/task-worker.js';
 import { Tasks, TASKS_TOPIC } from '../../application/tasks/tasks.js';
-import { SqlRecordStore } from '../../adapters/persistence/sql/sql-record-store.js';
 import { cronSlots } from '../../adapters/tasks/cron-slots.js';
 import { PgTaskWakeup } from '../../adapters/events/pg-task-wakeup.js';
-import { SqlTaskQueue } from '../../adapters/tasks/sql-task-queue.js';
+import { SqlTaskQueue } from '../../adapters/persistence/sql/sql-task-queue.js';
 import { StoreTaskQueue } from '../../adapters/tasks/store-task-queue.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
 import type { Plugin, PluginContext } from '../plugin.js';
@@ -61,7 +60,7 @@ export class TasksPlugin implements Plugin {
   async install(ctx: PluginContext): Promise<void> {
     const sql = ctx.get(TOKENS.Database).sql;
     // memory: keeps its jobs in the in-memory store (one process, gone at exit).
-    const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect, (store) => (store instanceof SqlRecordStore ? store.connection : undefined)) : new StoreTaskQueue(ctx.store);
+    const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect) : new StoreTaskQueue(ctx.store);
     const origin = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     const client = new Tasks({ queue, clock: ctx.clock, events: ctx.events, definitions: this.definitions, origin });
     ctx.bind(TOKENS.Tasks, client);

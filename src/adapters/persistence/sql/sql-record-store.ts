@@ -38,9 +38,9 @@ export class SqlRecordStore extends BaseRecordStore {
     this.sql = new SqlExecutor(db, dialect, limits, inTransaction);
   }
 
-  /** @internal The knex handle this store writes through (its transaction's, inside one): the task queue writes a job on it. */
-  get connection(): Db {
-    return this.db;
+  /** @internal The executor this store's statements go through (its transaction's, inside one): the task queue writes a job on it. */
+  get executor(): SqlExecutor {
+    return this.sql;
   }
 
   async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
