@@ -19,7 +19,9 @@ export interface ChildServer {
  * once it listens.
  */
 export async function startChildServer(script: string, dbFile: string, env: Readonly<Record<string, string>> = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [script, '--port', '0', '--db', dbFile], {
+  // BENCH_PROFILE_DIR=<dir>: each Portico server writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE_DIR && /portico/.test(script) ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, script, '--port', '0', '--db', dbFile], {
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -81,18 +81,35 @@ async function graphile(workers: number): Promise<Result> {
   return { system: 'graphile-worker 0.18.0', workers, jobs: JOBS, seconds, jobsPerSecond: JOBS / seconds };
 }
 
-const results: Result[] = [];
-for (const workers of [1, 4]) {
-  results.push(await portico(workers));
-  results.push(await graphile(workers));
+const ROUNDS = Number(process.env.BENCH_TASK_ROUNDS ?? 3);
+
+/** The median run of each system and worker count; rounds alternate which system goes first. */
+async function measure(workers: number): Promise<Result[]> {
+  const runs: { portico: Result[]; graphile: Result[] } = { portico: [], graphile: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) runs.portico.push(await portico(workers));
+    runs.graphile.push(await graphile(workers));
+    if (round % 2 === 1) runs.portico.push(await portico(workers));
+  }
+  const median = (rs: Result[]) => [...rs].sort((a, b) => a.jobsPerSecond - b.jobsPerSecond)[Math.floor(rs.length / 2)]!;
+  return [median(runs.portico), median(runs.graphile)];
 }
+
+const results: Result[] = [];
+for (const workers of [1, 4]) results.push(...(await measure(workers)));
+const ratio = (workers: number) => {
+  const [p, g] = results.filter((r) => r.workers === workers);
+  return p && g ? p.jobsPerSecond / g.jobsPerSecond : NaN;
+};
 const table = [
-  '| system | workers | jobs | seconds | jobs/s |',
-  '|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.system} | ${r.workers} | ${r.jobs} | ${r.seconds.toFixed(2)} | ${Math.round(r.jobsPerSecond)} |`),
+  `Median of ${ROUNDS} rounds each (rounds alternate which system runs first); ${JOBS} no-op jobs per run.`,
+  '',
+  '| system | workers | jobs | seconds | jobs/s | Portico / graphile-worker |',
+  '|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.system} | ${r.workers} | ${r.jobs} | ${r.seconds.toFixed(2)} | ${Math.round(r.jobsPerSecond)} | ${r.system.startsWith('portico') ? ratio(r.workers).toFixed(2) : ''} |`),
 ].join('\n');
 console.log(table);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/tasks.json', `${JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+writeFileSync('bench/results/tasks.json', `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, results, ratios: { workers1: ratio(1), workers4: ratio(4) } }, null, 2)}\n`);
 writeFileSync('bench/results/tasks.md', `# Task queue throughput (PostgreSQL, no-op jobs)\n\n${table}\n`);
 process.exit(0);
