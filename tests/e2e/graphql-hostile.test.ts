@@ -249,6 +249,11 @@ function hostileSuite(backend: Backend): void {
     for (const t of TRANSPORTS) {
       const small = expectOk(await client.send(t, VARIABLE_PAGES, { n: 2 }));
       expect(small.posts, t).toHaveLength(2);
+      // The same text is priced again for each request's variables (only variable-free documents are priced once).
+      expectRefused(await client.send(t, VARIABLE_PAGES, { n: 200 }), /cost limit/);
+      expect(expectOk(await client.send(t, VARIABLE_PAGES, { n: 1 })).posts, t).toHaveLength(1);
+      const fanOutAgain = '{ authors(limit: 200) { posts(limit: 200) { author { posts(limit: 199) { id } } } } }';
+      for (let i = 0; i < 2; i++) expectRefused(await client.send(t, fanOutAgain), /cost limit/);
       const byDefault = expectOk(await client.send(t, '{ author(id: "1") { posts { id } } }'));
       expect((byDefault.author as { posts: unknown[] }).posts, t).toHaveLength(50);
       const capped = expectOk(await client.send(t, '{ author(id: "1") { posts(limit: 1000) { id } } }'));

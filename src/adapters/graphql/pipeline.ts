@@ -2,6 +2,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import {
   GraphQLError,
+  Kind,
   NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
@@ -53,6 +54,18 @@ export interface PipelineOptions {
   readonly introspection: boolean;
 }
 
+/** A document text's parse and validation outcome; `fixedLimits` once measured, for a document without variables. */
+interface Checked {
+  readonly document?: DocumentNode;
+  readonly errors: readonly GraphQLError[];
+  readonly variableFree: boolean;
+  fixedLimits?: readonly GraphQLError[];
+}
+
+function declaresNoVariables(document: DocumentNode): boolean {
+  return document.definitions.every((d) => d.kind !== Kind.OPERATION_DEFINITION || (d.variableDefinitions?.length ?? 0) === 0);
+}
+
 /**
  * The one GraphQL pipeline behind `POST /graphql`, `/graphql/sse` and `/graphql/ws`: bounded
  * parsing, validation with graphql-js's rules plus the limits and the introspection policy, and
@@ -62,9 +75,9 @@ export class GraphqlPipeline {
   private readonly fixedRules: readonly ValidationRule[];
   /**
    * Parsed and validated documents by text: clients send the same few documents again and again.
-   * What depends on the request (depth and cost, priced with its variables) runs every time.
+   * Depth and cost are priced per request when the document declares variables, once when it declares none.
    */
-  private readonly checked = new Map<string, { readonly document?: DocumentNode; readonly errors: readonly GraphQLError[] }>();
+  private readonly checked = new Map<string, Checked>();
 
   constructor(private readonly options: PipelineOptions) {
     const armor = (context: ValidationContext, error: GraphQLError | null) => {
@@ -86,9 +99,12 @@ export class GraphqlPipeline {
 
   /** Parses and validates one request; returns what to execute, or the errors to answer with (formatted). */
   prepare(params: GraphqlParams, contextValue: GraphqlContext): ExecutionArgs | readonly GraphQLError[] {
-    const { document, errors } = this.check(params.query);
+    const checked = this.check(params.query);
+    const { document, errors } = checked;
     if (!document || errors.length > 0) return errors;
-    const limits = this.measure(document, params.variables ?? null);
+    // A document that declares no variables costs the same whatever the request sends: measured once.
+    const limits = checked.fixedLimits ?? this.measure(document, params.variables ?? null);
+    if (checked.variableFree && !checked.fixedLimits) checked.fixedLimits = limits;
     if (limits.length > 0) return limits;
     return {
       schema: this.options.schema,
@@ -111,11 +127,13 @@ export class GraphqlPipeline {
   }
 
   /** Parses and validates a document text once; later requests with the same text reuse the outcome. */
-  private check(query: unknown): { readonly document?: DocumentNode; readonly errors: readonly GraphQLError[] } {
+  private check(query: unknown): Checked {
     const known = typeof query === 'string' ? this.checked.get(query) : undefined;
     if (known) return known;
     const parsed = this.parse(query);
-    const outcome = !('kind' in parsed) ? { errors: [parsed] } : { document: parsed, errors: this.validate(parsed).map((e) => formatGraphqlError(e)) };
+    const outcome: Checked = !('kind' in parsed)
+      ? { errors: [parsed], variableFree: false }
+      : { document: parsed, errors: this.validate(parsed).map((e) => formatGraphqlError(e)), variableFree: declaresNoVariables(parsed) };
     if (typeof query === 'string' && query.length <= CACHED_LENGTH) {
       if (this.checked.size >= CACHED_DOCUMENTS) this.checked.delete(this.checked.keys().next().value as string);
       this.checked.set(query, outcome);
