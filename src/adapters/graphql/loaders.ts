@@ -50,7 +50,9 @@ export class Loaders {
           const groups = new Map<string, Row[]>();
           for (const row of rows) {
             const k = keyOf(row[column]);
-            groups.set(k, [...(groups.get(k) ?? []), row]);
+            const group = groups.get(k);
+            if (group) group.push(row);
+            else groups.set(k, [row]);
           }
           return keys.map((k) => groups.get(keyOf(k)) ?? []);
         },
