@@ -1,3 +1,4 @@
+import { executionAsyncId } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { MemoryEventBus } from '../../../src/adapters/events/memory-event-bus.js';
 
@@ -196,3 +197,37 @@ describe('MemoryEventBus unitOfWork', () => {
     expect(got).toEqual(['from handler', 'first']);
   });
 });
+
+describe('MemoryEventBus and promise hooks', () => {
+  /** Non-zero inside a promise reaction only while async hooks track promises (AsyncLocalStorage enabled). */
+  const idInReaction = async (): Promise<number> => {
+    let id = -1;
+    await Promise.resolve().then(() => (id = executionAsyncId()));
+    return id;
+  };
+
+  it('leaves no promise hooks behind once no unit of work is open (they tax every promise of every request)', async () => {
+    expect(await idInReaction()).toBe(0); // the test process itself tracks no promises
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.subscribe('t', () => void got.push('delivered'));
+    let inside = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = bus.unitOfWork(async () => {
+      await gate;
+      await bus.publish('t', 1);
+    });
+    const second = bus.unitOfWork(async () => {
+      inside = await idInReaction();
+    });
+    await second;
+    expect(inside).toBeGreaterThan(0); // the frame is on while a unit is open
+    expect(await idInReaction()).toBeGreaterThan(0); // and stays on while another one still is
+    release();
+    await first;
+    expect(got).toEqual(['delivered']);
+    expect(await idInReaction()).toBe(0);
+  });
+});
+
