@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
-import { Argon2PasswordHasher } from '../adapters/crypto/argon2-password-hasher.js';
+import { Argon2PasswordHasher, unknownUserArgon2Hash } from '../adapters/crypto/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../adapters/crypto/bounded-password-hasher.js';
 import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
@@ -58,6 +58,9 @@ export function buildContainer(input: ContainerInput, env: Readonly<Record<strin
   bindValue(container, TOKENS.Random, overrides.random ?? cryptoRandomSource);
   bindFactory(container, TOKENS.Logger, () => overrides.logger ?? createPinoLogger());
   bindFactory(container, TOKENS.Hasher, () => overrides.hasher ?? new BoundedPasswordHasher(new Argon2PasswordHasher()));
+  bindFactory(container, TOKENS.UnknownUserHash, (get) =>
+    overrides.hasher ? hashOfRandomPassword(get(TOKENS.Hasher), get(TOKENS.Random), get(TOKENS.Logger)) : argon2UnknownUserHash(get(TOKENS.Random)),
+  );
   bindFactory(container, TOKENS.MailTemplates, () => ({
     render: (name: string, vars: Readonly<Record<string, string>>) =>
       renderMailTemplate(name, { ...vars }, overrides.templatesDir ? { dir: overrides.templatesDir } : undefined),
@@ -69,6 +72,26 @@ export function buildContainer(input: ContainerInput, env: Readonly<Record<strin
   bindFactory(container, TOKENS.CsrfProtectedPrefixes, () => new Set<string>());
   bindFactory(container, TOKENS.IdempotentRequests, (get) => new IdempotentRequests(get(TOKENS.Store), get(TOKENS.Clock)));
   return container;
+}
+
+/**
+ * The default hasher's hash for unknown users: an argon2id hash with its parameters that no
+ * password matches, made without hashing anything (see `unknownUserArgon2Hash`).
+ */
+function argon2UnknownUserHash(random: RandomSource): () => Promise<string> {
+  const hash = Promise.resolve(unknownUserArgon2Hash((size) => random.bytes(size)));
+  return () => hash;
+}
+
+/**
+ * A replaced hasher's hash for unknown users: the hash of a random password, computed once,
+ * starting now so the first login does not wait for it.
+ */
+function hashOfRandomPassword(hasher: PasswordHasher, random: RandomSource, logger: Logger): () => Promise<string> {
+  let dummy: Promise<string> | undefined;
+  const dummyHash = () => (dummy ??= hasher.hash(Buffer.from(random.bytes(24)).toString('base64url')));
+  void dummyHash().catch((err: unknown) => logger.error({ err }, 'could not prepare the dummy hash'));
+  return dummyHash;
 }
 
 /** The settings with their defaults; without a configured secret, a random one for this process. */

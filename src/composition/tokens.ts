@@ -84,6 +84,8 @@ export const TOKENS = {
   Logger: token<Logger>('Logger'),
   Events: token<EventBus>('Events'),
   Hasher: token<PasswordHasher>('Hasher'),
+  /** The hash a login naming an unknown user verifies against (the same work as a real verify; LogIn). */
+  UnknownUserHash: token<() => Promise<string>>('UnknownUserHash'),
   Mailer: token<Mailer>('Mailer'),
   MailTemplates: token<MailTemplates>('MailTemplates'),
   ThrottleStore: token<ThrottleStore>('ThrottleStore'),

@@ -5,6 +5,10 @@ import type { PasswordHasher } from '../../ports/password-hasher.js';
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/** Salt and digest lengths of the hashes `hash` produces (@node-rs/argon2's defaults). */
+const SALT_BYTES = 16;
+const DIGEST_BYTES = 32;
+
 /** Hashes with @node-rs/argon2 (work runs on libuv's thread pool, not the event loop). */
 export class Argon2PasswordHasher implements PasswordHasher {
   hash(password: string): Promise<string> {
@@ -17,4 +21,20 @@ export class Argon2PasswordHasher implements PasswordHasher {
       return false;
     }
   }
+}
+
+/**
+ * A hash no password matches, for a login naming an unknown user to verify against: the same
+ * parameters as `hash` (so the verify costs what a real one costs), a random salt and a random
+ * digest, in the PHC form `hash` produces. Nothing is hashed to make it: hashing a random
+ * password at start ran argon2 with its 19 MiB of memory, which @node-rs/argon2's allocator keeps
+ * for the life of the process (docs/performance.md).
+ *
+ * @example
+ * unknownUserArgon2Hash(cryptoRandomSource.bytes); // '$argon2id$v=19$m=19456,t=2,p=1$…$…'
+ */
+export function unknownUserArgon2Hash(bytes: (size: number) => Uint8Array): string {
+  const b64 = (size: number) => Buffer.from(bytes(size)).toString('base64').replace(/=+$/, '');
+  const { memoryCost, timeCost, parallelism } = ARGON2_OPTIONS;
+  return `$argon2id$v=19$m=${memoryCost},t=${timeCost},p=${parallelism}$${b64(SALT_BYTES)}$${b64(DIGEST_BYTES)}`;
 }

@@ -1,15 +1,4 @@
-import {
-  GraphQLBoolean,
-  GraphQLError,
-  GraphQLID,
-  GraphQLInputObjectType,
-  GraphQLNonNull,
-  GraphQLScalarType,
-  valueFromASTUntyped,
-  type GraphQLFieldConfig,
-  type GraphQLObjectType,
-  type GraphQLInputFieldConfig,
-} from 'graphql';
+import type { GraphQLFieldConfig, GraphQLObjectType, GraphQLInputFieldConfig } from 'graphql';
 import { CreateRecord } from '../../application/write/create-record.js';
 import { DeleteRecord } from '../../application/write/delete-record.js';
 import { UpdateRecord } from '../../application/write/update-record.js';
@@ -21,6 +10,9 @@ import { fieldPolicy } from '../../domain/rest/field-policy.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
+import { GraphQLError, graphqlJs, typeSystem } from './graphql-js.js';
+
+const { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLScalarType } = typeSystem;
 
 /** The JSON scalar for inputs (any JSON literal or variable). */
 const JsonInput = new GraphQLScalarType({
@@ -28,7 +20,8 @@ const JsonInput = new GraphQLScalarType({
   description: 'Any JSON value',
   serialize: (v) => v,
   parseValue: (v) => v,
-  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+  // Literals are read during validation and execution, once graphql-js is loaded whole.
+  parseLiteral: (ast, variables) => graphqlJs().valueFromASTUntyped(ast, variables),
 });
 
 /** A key given as an ID string, converted to the column's type (an int key from "12" is 12). */

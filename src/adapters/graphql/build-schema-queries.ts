@@ -1,11 +1,14 @@
-import { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { fieldName, plural } from '../../domain/graphql/names.js';
 import type { ColumnDef, ModelDef, Value } from '../../domain/model/types.js';
 import type { GraphqlContext } from './build-schema.js';
 import { readConnectionPage, type ConnectionArgs } from './connection-page.js';
+import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
 import type { ReadAccess } from './read-access.js';
+
+const { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLString } = typeSystem;
 
 type QueryField = GraphQLFieldConfig<unknown, GraphqlContext>;
 
@@ -39,7 +42,7 @@ export function buildQueryFields(models: readonly ModelDef[], types: ReadonlyMap
 }
 
 function pageInfoType(): GraphQLObjectType {
-  return new GraphQLObjectType({
+  return new ObjectType({
     name: 'PageInfo',
     fields: {
       hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) },
@@ -82,11 +85,11 @@ function listField({ model, type, access }: QueryModel): QueryField {
 
 /** `postsConnection(first, after, orderBy, desc)`: a cursor page (nullable for a gated model, as the list). */
 function connectionField({ model, type, pk, access }: QueryModel, PageInfo: GraphQLObjectType): QueryField {
-  const Edge = new GraphQLObjectType({
+  const Edge = new ObjectType({
     name: `${type.name}Edge`,
     fields: { node: { type: new GraphQLNonNull(type) }, cursor: { type: new GraphQLNonNull(GraphQLString) } },
   });
-  const Connection = new GraphQLObjectType({
+  const Connection = new ObjectType({
     name: `${type.name}Connection`,
     fields: { edges: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(Edge))) }, pageInfo: { type: new GraphQLNonNull(PageInfo) } },
   });

@@ -1,13 +1,16 @@
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, type GraphQLFieldConfig } from 'graphql';
+import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
+import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
 import type { ReadAccess } from './read-access.js';
 
 type Fields = Record<string, GraphQLFieldConfig<Row, GraphqlContext>>;
+
+const { GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLScalarType } = typeSystem;
 
 /** What every object type is built from: the models, the access rules, and the types (filled before any field is read). */
 interface TypeScope {
@@ -38,7 +41,7 @@ export function buildObjectTypes(registry: ModelRegistry, models: readonly Model
 }
 
 function objectType(scope: TypeScope, model: ModelDef): GraphQLObjectType {
-  return new GraphQLObjectType<Row, GraphqlContext>({
+  return new ObjectType<Row, GraphqlContext>({
     name: typeName(model.table),
     fields: () => {
       const fields: Fields = {};

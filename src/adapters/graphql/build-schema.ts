@@ -1,4 +1,4 @@
-import { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { EventBus } from '../../ports/event-bus.js';
@@ -8,6 +8,7 @@ import { buildQueryFields } from './build-schema-queries.js';
 import { buildObjectTypes } from './build-schema-types.js';
 import { buildSubscriptions } from './build-subscriptions.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
+import { typeSystem } from './graphql-js.js';
 import type { Loaders } from './loaders.js';
 import { readAccess } from './read-access.js';
 
@@ -22,6 +23,8 @@ export type GraphqlContext = {
 };
 
 export { LIST_DEFAULT, LIST_MAX } from './page-args.js';
+
+const { GraphQLObjectType, GraphQLSchema: Schema } = typeSystem;
 
 /**
  * Derives the read schema from the registry (SPEC "GraphQL types", "GraphQL" 1-7): one object
@@ -42,7 +45,7 @@ export function buildGraphqlSchema(
   const query = buildQueryFields(models, types, access);
   const mutations = buildMutations(registry, config, mutable, types);
   const subscriptions = buildSubscriptions(registry, subscribable, types, access.checkGate);
-  return new GraphQLSchema({
+  return new Schema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     ...(Object.keys(subscriptions).length > 0 ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) } : {}),
     ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),

@@ -1,4 +1,4 @@
-import { GraphQLID, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLObjectType } from 'graphql';
+import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import { fieldName } from '../../domain/graphql/names.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
@@ -7,6 +7,9 @@ import type { SignalEvent } from '../../ports/event-bus.js';
 import type { GraphqlContext } from './build-schema.js';
 import { keyOf } from './loaders.js';
 import { signalIterator } from './signal-iterator.js';
+import { typeSystem } from './graphql-js.js';
+
+const { GraphQLID, GraphQLNonNull } = typeSystem;
 
 
 /**

@@ -1,5 +1,11 @@
-import { execute, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { createRequire } from 'node:module';
+import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import type * as GraphqlJit from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
+import { graphqlJs } from './graphql-js.js';
+
+const require = createRequire(import.meta.url);
+let jit: typeof GraphqlJit | undefined;
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
@@ -17,7 +23,7 @@ const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
  */
 export function executeCompiled(args: ExecutionArgs): Result {
   const query = compiledQuery(args);
-  if (!query) return execute(args);
+  if (!query) return graphqlJs().execute(args);
   return query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
 }
 
@@ -31,9 +37,11 @@ function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
   let query = byName.get(name);
   if (query === undefined) {
     query = null;
-    if (getOperationAST(args.document, args.operationName)?.operation === 'query') {
-      const outcome = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      if (isCompiledQuery(outcome)) query = outcome;
+    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation === 'query') {
+      // graphql-jit (with fast-json-stringify and ajv) is loaded with the first query to compile.
+      jit ??= require('graphql-jit') as typeof GraphqlJit;
+      const outcome = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      if (jit.isCompiledQuery(outcome)) query = outcome;
     }
     byName.set(name, query);
   }

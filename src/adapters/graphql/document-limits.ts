@@ -1,23 +1,17 @@
-import {
-  GraphQLError,
-  Kind,
-  getArgumentValues,
-  getNamedType,
-  getVariableValues,
-  isInterfaceType,
-  isObjectType,
-  type ASTVisitor,
-  type GraphQLField,
-  type GraphQLNamedType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type ValidationContext,
-  type ValidationRule,
-  type FieldNode,
-  type DocumentNode,
-  type FragmentDefinitionNode,
+import type {
+  ASTVisitor,
+  GraphQLField,
+  GraphQLNamedType,
+  GraphQLSchema,
+  OperationDefinitionNode,
+  SelectionSetNode,
+  ValidationContext,
+  ValidationRule,
+  FieldNode,
+  DocumentNode,
+  FragmentDefinitionNode,
 } from 'graphql';
+import { GraphQLError, graphqlJs } from './graphql-js.js';
 
 /** The limits of one document (DESIGN §3 "GraphQL pipeline"). */
 export interface DocumentLimits {
@@ -66,6 +60,7 @@ export function measureDocument(
   limits: DocumentLimits,
   variables: Readonly<Record<string, unknown>> | null | undefined,
 ): GraphQLError[] {
+  const { Kind } = graphqlJs();
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const errors: GraphQLError[] = [];
@@ -96,6 +91,7 @@ class OperationMeasure {
   ) {}
 
   selectionSet(set: SelectionSetNode, type: GraphQLNamedType): Measure {
+    const { Kind } = graphqlJs();
     let depth = 0;
     let cost = 0;
     for (const sel of set.selections) {
@@ -113,6 +109,7 @@ class OperationMeasure {
 
   private field(node: FieldNode, parent: GraphQLNamedType): Measure {
     if (node.name.value.startsWith('__')) return NOTHING;
+    const { getNamedType, isInterfaceType, isObjectType } = graphqlJs();
     const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[node.name.value] : undefined;
     if (!def) return { depth: 1, cost: 1 }; // unknown: FieldsOnCorrectTypeRule reports it
     const child = node.selectionSet ? this.selectionSet(node.selectionSet, getNamedType(def.type)) : NOTHING;
@@ -140,7 +137,7 @@ class OperationMeasure {
     if (!arg) return 1;
     let value: unknown;
     try {
-      value = getArgumentValues(def, node, this.variables)[arg.name];
+      value = graphqlJs().getArgumentValues(def, node, this.variables)[arg.name];
     } catch {
       value = undefined; // invalid arguments fail validation or execution on their own
     }
@@ -150,7 +147,7 @@ class OperationMeasure {
 }
 
 function coercedVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> {
-  const result = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  const result = graphqlJs().getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
   // Invalid variables fail execution with their own message; price the defaults meanwhile.
   return result.coerced ?? {};
 }

@@ -1,6 +1,6 @@
-import { GraphQLError } from 'graphql';
 import type { ErrorCode } from '../../domain/errors/codes.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { GraphQLError } from './graphql-js.js';
 
 /** The `extensions.code` of every error code: the one place GraphQL maps codes (STYLE guideline 5). */
 export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {

@@ -1,5 +1,7 @@
-import { GraphQLInt } from 'graphql';
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { typeSystem } from './graphql-js.js';
+
+const { GraphQLInt } = typeSystem;
 
 /** DESIGN §3: list fields default to 50 and are capped at 200. */
 export const LIST_DEFAULT = 50;

@@ -1,21 +1,13 @@
-import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import {
-  GraphQLError,
-  Kind,
-  NoSchemaIntrospectionCustomRule,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type ExecutionArgs,
-  type GraphQLSchema,
-  type ValidationContext,
-  type ValidationRule,
-} from 'graphql';
+import { createRequire } from 'node:module';
+import type * as MaxAliases from '@escape.tech/graphql-armor-max-aliases';
+import type * as MaxDirectives from '@escape.tech/graphql-armor-max-directives';
+import type { DocumentNode, ExecutionArgs, GraphQLSchema, ValidationContext, ValidationRule } from 'graphql';
 import type { GraphqlContext } from './build-schema.js';
 import { measureDocument, type DocumentLimits } from './document-limits.js';
 import { formatGraphqlError } from './error-mapping.js';
+import { GraphQLError, graphqlJs } from './graphql-js.js';
+
+const require = createRequire(import.meta.url);
 
 /** Every limit a GraphQL document meets before it runs (DESIGN §3 "GraphQL pipeline"). */
 export interface GraphqlLimits extends DocumentLimits {
@@ -63,7 +55,7 @@ interface Checked {
 }
 
 function declaresNoVariables(document: DocumentNode): boolean {
-  return document.definitions.every((d) => d.kind !== Kind.OPERATION_DEFINITION || (d.variableDefinitions?.length ?? 0) === 0);
+  return document.definitions.every((d) => d.kind !== graphqlJs().Kind.OPERATION_DEFINITION || (d.variableDefinitions?.length ?? 0) === 0);
 }
 
 /**
@@ -72,25 +64,32 @@ function declaresNoVariables(document: DocumentNode): boolean {
  * one error shape. Transports call `prepare` and execute what it returns; none validates on its own.
  */
 export class GraphqlPipeline {
-  private readonly fixedRules: readonly ValidationRule[];
+  /** graphql-js's rules, the armor and the introspection policy; made with the first document (they load graphql-js whole). */
+  private fixedRules?: readonly ValidationRule[];
   /**
    * Parsed and validated documents by text: clients send the same few documents again and again.
    * Depth and cost are priced per request when the document declares variables, once when it declares none.
    */
   private readonly checked = new Map<string, Checked>();
 
-  constructor(private readonly options: PipelineOptions) {
+  constructor(private readonly options: PipelineOptions) {}
+
+  private rules(): readonly ValidationRule[] {
+    if (this.fixedRules) return this.fixedRules;
     const armor = (context: ValidationContext, error: GraphQLError | null) => {
       // Armor prefixes its messages with "Syntax Error:"; they are limits, not syntax.
       if (error) context.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')));
     };
-    const { limits } = options;
-    this.fixedRules = [
+    const { limits, introspection } = this.options;
+    const { specifiedRules, NoSchemaIntrospectionCustomRule } = graphqlJs();
+    const { maxAliasesRule } = require('@escape.tech/graphql-armor-max-aliases') as typeof MaxAliases;
+    const { maxDirectivesRule } = require('@escape.tech/graphql-armor-max-directives') as typeof MaxDirectives;
+    return (this.fixedRules = [
       ...specifiedRules,
       maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [armor as never] }),
       maxDirectivesRule({ n: limits.maxDirectives, propagateOnRejection: false, onReject: [armor as never] }),
-      ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
-    ];
+      ...(introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+    ]);
   }
 
   get schema(): GraphQLSchema {
@@ -119,6 +118,7 @@ export class GraphqlPipeline {
     const { maxCharacters, maxTokens } = this.options.limits;
     if (typeof query !== 'string' || query.trim() === '') return new GraphQLError('the request has no query document');
     if (query.length > maxCharacters) return new GraphQLError(`the document is ${query.length} characters long; the limit is ${maxCharacters}`);
+    const { parse } = graphqlJs();
     try {
       return parse(query, { maxTokens, noLocation: false });
     } catch (error) {
@@ -142,8 +142,10 @@ export class GraphqlPipeline {
   }
 
   private validate(document: DocumentNode): readonly GraphQLError[] {
+    const { validate } = graphqlJs();
+    const rules = this.rules();
     try {
-      return validate(this.options.schema, document, this.fixedRules);
+      return validate(this.options.schema, document, rules);
     } catch (error) {
       return [cleanError(error)];
     }

@@ -1,8 +1,8 @@
-import { GraphQLError } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ColumnDef, ModelDef } from '../../domain/model/types.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
+import { GraphQLError } from './graphql-js.js';
 
 /** What the read schema asks of the GraphQL configuration: which tables and columns appear, and who may read them. */
 export interface ReadAccess {

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { GraphQLError } from 'graphql';
-import { createHandler as createHttpHandler } from 'graphql-http';
-import { createHandler as createSseHandler } from 'graphql-sse';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer, type RawData } from 'ws';
+import type * as GraphqlHttp from 'graphql-http';
+import type * as GraphqlSse from 'graphql-sse';
+import type * as GraphqlWsOverWs from 'graphql-ws/use/ws';
+import type * as Ws from 'ws';
+import type { RawData } from 'ws';
 import type { GraphqlContext } from './build-schema.js';
 import { executeCompiled } from './compiled-execution.js';
 import { formatGraphqlError } from './error-mapping.js';
@@ -27,6 +29,12 @@ export interface GraphqlHttpResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * Each transport loads its packages with the first request it serves (graphql-http, graphql-sse;
+ * graphql-ws and ws with the first upgrade): an app that serves no GraphQL yet holds none of them.
+ */
+const require = createRequire(import.meta.url);
+
 const header = (req: GraphqlHttpRequest, name: string): string | null => {
   const v = req.headers[name.toLowerCase()];
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
@@ -42,7 +50,13 @@ const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: 
  * document it refuses answers 400 whatever the Accept header.
  */
 export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
-  const handler = createHttpHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
+  let serve: ((req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse>) | undefined;
+  return async (req) => (serve ??= httpTransport(pipeline))(req);
+}
+
+function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
+  const { createHandler } = require('graphql-http') as typeof GraphqlHttp;
+  const handler = createHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
     schema: pipeline.schema,
     execute: executeCompiled,
     formatError: (err) => formatGraphqlError(err as GraphQLError),
@@ -64,7 +78,13 @@ export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpReq
  * graphql-sse's own convention: streamed as an error result to an event-stream client, 400 JSON otherwise.
  */
 export function graphqlOverSse(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
-  const handler = createSseHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
+  let serve: ((req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse>) | undefined;
+  return async (req) => (serve ??= sseTransport(pipeline))(req);
+}
+
+function sseTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
+  const { createHandler } = require('graphql-sse') as typeof GraphqlSse;
+  const handler = createHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
     schema: pipeline.schema,
     validate: () => [], // the pipeline validated already
     onSubscribe: async (req, params) => {
@@ -107,6 +127,19 @@ export function graphqlOverWebSocket(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
 ): WebSocketTransport {
+  let transport: WebSocketTransport | undefined;
+  return {
+    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context)).upgrade(req, socket, head),
+    close: async () => transport?.close(),
+  };
+}
+
+function webSocketTransport(
+  pipeline: GraphqlPipeline,
+  context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
+): WebSocketTransport {
+  const { WebSocketServer } = require('ws') as typeof Ws;
+  const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
   const wss = new WebSocketServer({ noServer: true });
   const running = new WeakMap<object, Map<string, AbortController>>();
   const operations = (ctx: object) => {

@@ -146,9 +146,34 @@ function writeResponse(ctx: Koa.Context, res: HttpResponse): void {
   ctx.status = res.status;
   for (const [name, value] of Object.entries(res.headers ?? {})) ctx.set(name, value);
   if (res.body !== undefined) {
-    ctx.body = res.body;
+    setBody(ctx, res.body);
     if (res.type) ctx.type = res.type;
   }
+}
+
+/**
+ * Sets the body; a plain object or array is written as its JSON text, with the type and length
+ * Koa gives it. Koa would tell such a body from the web bodies it also takes (`ReadableStream`,
+ * `Blob`, `Response`) with `instanceof`, and Node's first read of the global `Response` loads its
+ * fetch implementation (undici, some 5 MB of memory) for the life of the process. Anything else
+ * (text, a Buffer, a stream, a value JSON.stringify refuses) goes to Koa as it is.
+ */
+function setBody(ctx: Koa.Context, body: unknown): void {
+  const proto: unknown = body !== null && typeof body === 'object' ? Object.getPrototypeOf(body) : undefined;
+  if (Array.isArray(body) || proto === Object.prototype || proto === null) {
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(body);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined) {
+      if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
+      ctx.body = text;
+      return;
+    }
+  }
+  ctx.body = body;
 }
 
 /** Counts the requests in flight, so shutdown can wait for them. */
@@ -195,7 +220,7 @@ function answerProblem(ctx: Koa.Context, error: unknown, requestId: string, logg
   // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
   if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="portico"');
   ctx.type = 'application/problem+json';
-  ctx.body = problem;
+  setBody(ctx, problem);
   const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
 }

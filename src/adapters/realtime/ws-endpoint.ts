@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type * as Ws from 'ws';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
@@ -32,19 +34,23 @@ export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' 
  * identified once, from the upgrade request; a present but invalid bearer token is refused 401.
  */
 export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: IncomingMessage) => Promise<Identity>): RealtimeWebSocket {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let wss: WebSocketServer | undefined;
+  // ws is loaded with the first upgrade: an app nobody has opened a socket to holds none of it.
+  const server = () => (wss ??= new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }));
   return {
     upgrade: (req, socket, head) => {
       identify(req).then(
-        (identity) => wss.handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown')),
+        (identity) => server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown')),
         (error: unknown) => refuse(socket, error instanceof DomainError && error.code === 'not_authenticated' ? '401 Unauthorized' : '500 Internal Server Error'),
       );
     },
     close: async () => {
-      const open = [...wss.clients].filter((ws) => ws.readyState !== ws.CLOSED);
+      const current = wss;
+      if (!current) return;
+      const open = [...current.clients].filter((ws) => ws.readyState !== ws.CLOSED);
       await Promise.race([Promise.all(open.map((ws) => new Promise((r) => ws.once('close', r)))), new Promise((r) => setTimeout(r, 500))]);
-      for (const ws of wss.clients) ws.terminate();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const ws of current.clients) ws.terminate();
+      await new Promise<void>((resolve) => current.close(() => resolve()));
     },
   };
 }

@@ -1,4 +1,5 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type * as CronParser from 'cron-parser';
 
 /** The slots of a cron expression. */
 export interface CronSlots {
@@ -16,6 +17,8 @@ export interface CronSlots {
  * cronSlots('0 * * * *').next(new Date('2026-01-01T10:20:00Z')); // 2026-01-01T11:00:00Z
  */
 export function cronSlots(expression: string): CronSlots {
+  // cron-parser (and luxon, which it brings) is loaded by the first schedule: apps without one never hold it.
+  const { CronExpressionParser } = createRequire(import.meta.url)('cron-parser') as typeof CronParser;
   const at = (now: Date) => CronExpressionParser.parse(expression, { currentDate: now, tz: 'UTC' });
   at(new Date());
   return {

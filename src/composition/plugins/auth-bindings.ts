@@ -5,9 +5,6 @@ import { SignUp, type SignUpDeps } from '../../application/auth/sign-up.js';
 import { ThrottleGate } from '../../application/auth/throttle-gate.js';
 import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
 import { VerifyEmail } from '../../application/auth/verify-email.js';
-import type { Logger } from '../../ports/logger.js';
-import type { PasswordHasher } from '../../ports/password-hasher.js';
-import type { RandomSource } from '../../ports/random-source.js';
 import type { PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 
@@ -49,7 +46,7 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
         throttle: get(TOKENS.AuthThrottle),
         clock: get(TOKENS.Clock),
         requireVerifiedEmail,
-        dummyHash: dummyHashOf(get(TOKENS.Hasher), get(TOKENS.Random), get(TOKENS.Logger)),
+        dummyHash: get(TOKENS.UnknownUserHash),
       }),
   );
   ctx.bindFactory(
@@ -69,15 +66,4 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
     (get) => new VerifyEmail({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), throttle: get(TOKENS.AuthThrottle), secret: get(TOKENS.Settings).secret }),
   );
   ctx.bindFactory(TOKENS.ResendVerification, (get) => new ResendVerification(get(TOKENS.Store), get(TOKENS.AuthThrottle), get(TOKENS.IssueVerificationCode)));
-}
-
-/**
- * The hash of a random password that LogIn verifies against when the user does not exist (the
- * same work either way); computed once, starting now so the first login does not wait for it.
- */
-function dummyHashOf(hasher: PasswordHasher, random: RandomSource, logger: Logger): () => Promise<string> {
-  let dummy: Promise<string> | undefined;
-  const dummyHash = () => (dummy ??= hasher.hash(Buffer.from(random.bytes(24)).toString('base64url')));
-  void dummyHash().catch((err: unknown) => logger.error({ err }, 'could not prepare the dummy hash'));
-  return dummyHash;
 }

@@ -1,6 +1,10 @@
-import { EntitySchema } from '@mikro-orm/core';
+import { createRequire } from 'node:module';
+import type * as MikroOrmCore from '@mikro-orm/core';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ColumnType } from '../../../domain/model/types.js';
+
+// MikroORM is CommonJS: required, not imported (see `mikro-orm-database.ts`).
+const { EntitySchema } = createRequire(import.meta.url)('@mikro-orm/core') as typeof MikroOrmCore;
 
 const MIKRO_TYPES: Record<ColumnType, string> = {
   int: 'integer',
@@ -21,7 +25,7 @@ const MIKRO_TYPES: Record<ColumnType, string> = {
  * table, every column a scalar property with its database name. Host code (and the bench
  * baseline) can use them with MikroORM's EntityManager; Portico's store uses the same connection.
  */
-export function entitySchemas(registry: ModelRegistry): EntitySchema[] {
+export function entitySchemas(registry: ModelRegistry): MikroOrmCore.EntitySchema[] {
   return registry.all().map(
     (model) =>
       new EntitySchema({

@@ -1,8 +1,13 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { MikroORM, TableNotFoundException, type Constructor, type ExceptionConverter, type Options } from '@mikro-orm/core';
+import type * as MikroOrmCore from '@mikro-orm/core';
+import type { Constructor, ExceptionConverter, MikroORM, Options } from '@mikro-orm/core';
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
+import type * as MikroOrmMigrations from '@mikro-orm/migrations';
 import type { Migration, Migrator } from '@mikro-orm/migrations';
+import type * as MikroOrmPostgresql from '@mikro-orm/postgresql';
+import type * as MikroOrmSqlite from '@mikro-orm/sqlite';
 import { DatabaseUnavailable } from '../../../domain/errors/domain-error.js';
 import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
@@ -13,6 +18,17 @@ import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
 import { convertDriverError } from './sql-error-translation.js';
 import { finalizeStatements } from './sql-executor.js';
+
+/**
+ * MikroORM's packages are CommonJS, and are required rather than imported: Node runs an ES
+ * module's import of a CommonJS file through its export detection (cjs-module-lexer), which reads
+ * and scans again every file the package re-exports (`__exportStar(require(…))`, some 400 across
+ * @mikro-orm/core, @mikro-orm/knex and knex). That garbage alone grew the young generation of the
+ * reference app to its largest size at start (docs/performance.md). The modules are the same ones
+ * an `import` gives (the packages' ESM entries wrap these files).
+ */
+const require = createRequire(import.meta.url);
+const { MikroORM: Orm, TableNotFoundException } = require('@mikro-orm/core') as typeof MikroOrmCore;
 
 /** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
 const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 0'];
@@ -70,7 +86,7 @@ function migrationClass(Base: typeof Migration, def: MigrationDef, registry: Mod
  * modules: most starts find the ledger complete and never need it).
  */
 async function loadMigrator(orm: MikroORM, registry: ModelRegistry, migrations: readonly MigrationDef[], dialect: Dialect): Promise<Migrator> {
-  const { Migration, Migrator } = await import('@mikro-orm/migrations');
+  const { Migration, Migrator } = require('@mikro-orm/migrations') as typeof MikroOrmMigrations;
   orm.config.set('migrations', {
     ...orm.config.get('migrations'),
     tableName: MIGRATION_LEDGER,
@@ -104,7 +120,7 @@ async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, regi
   };
   // Only the dialect in use is loaded.
   if (config.dialect === 'sqlite') {
-    const { SqliteDriver } = await import('@mikro-orm/sqlite');
+    const { SqliteDriver } = require('@mikro-orm/sqlite') as typeof MikroOrmSqlite;
     return {
       ...common,
       driver: SqliteDriver,
@@ -119,7 +135,7 @@ async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, regi
       },
     } as unknown as Options;
   }
-  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+  const { PostgreSqlDriver } = require('@mikro-orm/postgresql') as typeof MikroOrmPostgresql;
   return {
     ...common,
     driver: PostgreSqlDriver,
@@ -181,7 +197,7 @@ export async function openSqlDatabase(
   }
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(await ormOptions(config, registry));
+    orm = await Orm.init(await ormOptions(config, registry));
   } catch (error) {
     throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   }
