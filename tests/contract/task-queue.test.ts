@@ -57,6 +57,17 @@ async function open(backend: Backend): Promise<Fixture> {
   };
 }
 
+/** Runs a worker until `check` holds, then stops it (also when the wait times out). */
+async function runWorkerUntil(f: Fixture, check: () => Promise<boolean>, what: string, options?: Parameters<Fixture['worker']>[0]): Promise<void> {
+  const worker = f.worker(options);
+  worker.start();
+  try {
+    await waitFor(check, what);
+  } finally {
+    await worker.stop(1000);
+  }
+}
+
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -183,13 +194,7 @@ function taskQueueContract(backend: Backend): void {
     f.t.clock.advance(30_001);
     expect(await f.queue.expireLeases(f.t.clock.now())).toBe(1);
     expect(await f.job(id)).toMatchObject({ state: 'queued', attempts: 1 });
-    const worker = f.worker();
-    worker.start();
-    try {
-      await waitFor(async () => (await f.job(id)).state === 'succeeded', 'the rerun');
-    } finally {
-      await worker.stop(1000);
-    }
+    await runWorkerUntil(f, async () => (await f.job(id)).state === 'succeeded', 'the rerun');
     expect(runs).toEqual([2]);
     expect(await f.queue.complete([id], 'crashed', f.t.clock.now())).toEqual([]);
     // A lease that runs out on the last attempt makes the job dead (a job that crashes its worker is not retried forever).
@@ -243,13 +248,7 @@ function taskQueueContract(backend: Backend): void {
     let aborted = false;
     f.define('slow', (_p, ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve()))), { timeout: 50, retries: 0 });
     const { id } = await f.tasks.enqueue('slow');
-    const worker = f.worker();
-    worker.start();
-    try {
-      await waitFor(async () => (await f.job(id)).state === 'dead', 'the timeout');
-    } finally {
-      await worker.stop(1000);
-    }
+    await runWorkerUntil(f, async () => (await f.job(id)).state === 'dead', 'the timeout');
     expect(aborted).toBe(true);
     expect((await f.job(id)).lastError).toContain('timed out after 50 ms');
   }));
@@ -286,11 +285,8 @@ function taskQueueContract(backend: Backend): void {
     for (let i = 0; i < 30; i++) await f.tasks.enqueue('noop', { i });
     const count = (q: { sql: string }) => void (/^(update|with|delete)\b/.test(q.sql) && q.sql.includes('task_row') && writes++);
     knex.on('query', count);
-    const worker = f.worker({ concurrency: 1 });
     try {
-      worker.start();
-      await waitFor(async () => (await f.tasks.stats()).queues['default']?.succeeded === 30, 'all jobs');
-      await worker.stop(1000);
+      await runWorkerUntil(f, async () => (await f.tasks.stats()).queues['default']?.succeeded === 30, 'all jobs', { concurrency: 1 });
     } finally {
       knex.off('query', count);
     }
