@@ -66,7 +66,7 @@ export interface TaskQueue {
   claim(queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Job[]>;
   /** Extends the leases of `ids` still held by `owner`; returns the ids it still holds. */
   renew(ids: readonly number[], owner: string, leaseUntil: Date): Promise<number[]>;
-  /** Marks the jobs of `ids` that `owner` still holds succeeded; returns their ids. */
+  /** Marks the jobs of `ids` that `owner` still holds succeeded; returns their ids. Idempotent: a job `owner` already completed is returned again, its finish time kept. */
   complete(ids: readonly number[], owner: string, now: Date): Promise<number[]>;
   /**
    * `complete(done)`, then `claim(…)`: in one statement where the database allows it (one round

@@ -136,6 +136,10 @@ function taskQueueContract(backend: Backend): void {
     const now = f.t.clock.now();
     await f.queue.claim('default', 10, 'w', now, new Date(now.getTime() + 30_000));
     expect(await f.queue.complete([first.id], 'w', now)).toEqual([first.id]);
+    // Written again by its owner (a retry after a failed claim): found again, the first finish time kept.
+    expect(await f.queue.complete([first.id], 'w', new Date(now.getTime() + 5000))).toEqual([first.id]);
+    expect((await f.job(first.id)).finishedAt?.getTime()).toBe(now.getTime());
+    expect(await f.queue.complete([first.id], 'someone-else', now)).toEqual([]);
     const after = await f.tasks.enqueue('noop', {}, { uniqueKey: 'k' });
     expect(after.created).toBe(true);
     expect(after.id).not.toBe(first.id);

@@ -65,8 +65,10 @@ export class StoreTaskQueue implements TaskQueue {
 
   async complete(ids: readonly number[], owner: string, now: Date): Promise<number[]> {
     if (ids.length === 0) return [];
-    const rows = await this.store.updateWhere(T, heldAll(ids, owner), { state: 'succeeded', finished_at: now, lease_until: null });
-    return rows.map((r) => Number(r['id']));
+    await this.store.updateWhere(T, heldAll(ids, owner), { state: 'succeeded', finished_at: now, lease_until: null });
+    // Idempotent for its owner, as on SQL: a success written again is found again.
+    const done = await this.store.find(T, { where: { all: [{ column: 'id', op: 'in', value: [...ids] }, is('state', 'succeeded'), is('locked_by', owner)] } });
+    return done.map((r) => Number(r['id']));
   }
 
   async completeAndClaim(done: readonly number[], queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Claimed> {

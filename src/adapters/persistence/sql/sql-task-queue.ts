@@ -19,7 +19,7 @@ const UNFINISHED = UNFINISHED_STATES.map((s) => `'${s}'`).join(', ');
  *   on SQLite the statement runs under the database's single write lock (busy_timeout set), which
  *   makes it atomic across processes;
  * - a worker's completions, failure, renewal and release only touch rows it still holds
- *   (`state = 'running' and locked_by = owner`), so a worker whose lease ran out cannot
+ *   (`state = 'running' and locked_by = owner`; a completion also finds its own success again), so a worker whose lease ran out cannot
  *   overwrite the next holder's outcome;
  * - on PostgreSQL, completions ride on the next claim (one statement with two `update`s in a
  *   `with`): one round trip and one commit per job instead of two.
@@ -202,7 +202,8 @@ function statements(dialect: 'sqlite' | 'postgresql', ts: string, ids: string): 
     `where "id" in (select "id" from "task_row" where "queue" = ? and "state" in ('queued', 'failed') and "run_at" <= ${ts}`,
     `order by "priority" desc, "run_at", "id" limit ?${lock}) returning *`,
   ].join(' ');
-  const complete = `update "task_row" set "state" = 'succeeded', "finished_at" = ${ts}, "lease_until" = null where "id" ${ids} and "state" = 'running' and "locked_by" = ? returning "id"`;
+  // Idempotent for its owner (a success written again, after a failed claim on SQLite, keeps its first finish time).
+  const complete = `update "task_row" set "state" = 'succeeded', "finished_at" = coalesce("finished_at", ${ts}), "lease_until" = null where "id" ${ids} and "state" in ('running', 'succeeded') and "locked_by" = ? returning "id"`;
   return {
     enqueue: `${columns} values (${values}) on conflict do nothing returning "id"`,
     // `where not exists` (any state) makes a periodic slot run once even when its job already finished.
