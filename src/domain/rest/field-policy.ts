@@ -1,4 +1,5 @@
 import type { ModelDef, Row, Value } from '../model/types.js';
+import { jsonTimestamp } from '../model/values.js';
 import type { FieldConfig } from './resource-config.js';
 
 /** Never returned and never written through any API (SPEC "Model resource" 2). */
@@ -43,17 +44,45 @@ export function fieldPolicy(model: ModelDef, config?: FieldConfig): FieldPolicy 
   };
 }
 
-/** The row as a caller may see it: unreadable columns removed, transforms applied, computed fields added. */
+/**
+ * The row as a caller may see it: unreadable columns removed, transforms applied, computed fields
+ * added. Timestamps come out as the ISO 8601 text JSON would write for them (the row is about
+ * to be written as JSON, and formatting them here is cheaper than `Date.prototype.toJSON`).
+ */
 export function presentRow(model: ModelDef, row: Row, policy: FieldPolicy, config?: FieldConfig): Record<string, Value> {
+  const plan = presentationOf(model, policy, config);
   const out: Record<string, Value> = {};
-  for (const col of model.columns) {
-    if (!policy.readable(col.name)) continue;
-    const v = row[col.name] ?? null;
-    const transform = config?.transform?.[col.name];
-    out[col.name] = transform ? transform(v, row) : v;
+  for (const [name, transform, timestamp] of plan.columns) {
+    const v = row[name] ?? null;
+    out[name] = transform ? transform(v, row) : timestamp && v instanceof Date ? jsonTimestamp(v) : v;
   }
-  for (const [name, fn] of Object.entries(config?.computed ?? {})) {
-    if (name !== PASSWORD_HASH) out[name] = fn(row);
-  }
+  for (const [name, fn] of plan.computed) out[name] = fn(row);
   return out;
+}
+
+type Transform = NonNullable<FieldConfig['transform']>[string];
+type Computed = NonNullable<FieldConfig['computed']>[string];
+
+/** What presenting a row of one model under one policy and configuration does, worked out once. */
+interface Presentation {
+  readonly model: ModelDef;
+  readonly config: FieldConfig | undefined;
+  readonly columns: readonly (readonly [string, Transform | undefined, boolean])[];
+  readonly computed: readonly (readonly [string, Computed])[];
+}
+
+const presentations = new WeakMap<FieldPolicy, Presentation>();
+
+/** The readable columns (with their transforms) and computed fields, cached by policy (a policy belongs to one model and configuration). */
+function presentationOf(model: ModelDef, policy: FieldPolicy, config: FieldConfig | undefined): Presentation {
+  const cached = presentations.get(policy);
+  if (cached && cached.model === model && cached.config === config) return cached;
+  const plan: Presentation = {
+    model,
+    config,
+    columns: model.columns.filter((col) => policy.readable(col.name)).map((col) => [col.name, config?.transform?.[col.name], col.type === 'timestamp'] as const),
+    computed: Object.entries(config?.computed ?? {}).filter(([name]) => name !== PASSWORD_HASH),
+  };
+  presentations.set(policy, plan);
+  return plan;
 }

@@ -144,7 +144,8 @@ export class SqlRecordStore extends BaseRecordStore {
         bindings = [...(w?.bindings ?? []), query.perGroup.limit, ...page.bindings];
       }
       const raw = await this.sql.query(sql, bindings);
-      return raw.map(({ [RANK]: _rank, ...r }) => decodeRow(model, r));
+      // decodeRow reads the model's columns only, so the window's rank column is left behind.
+      return raw.map((r) => decodeRow(model, r));
     });
   }
 
