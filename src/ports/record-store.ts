@@ -5,6 +5,8 @@ import type { Condition, FindQuery } from '../domain/query/condition.js';
 export interface ReadOptions {
   /** Include soft-deleted rows (default: live rows only). */
   readonly withDeleted?: boolean;
+  /** Read only these columns (the primary key always comes too): the rows carry no other column. */
+  readonly columns?: readonly string[];
 }
 
 /**

@@ -195,6 +195,43 @@ export function recordStoreContract(backend: Backend): void {
     });
   });
 
+  describe('RS-columns', () => {
+    it('RS-columns-1 reads only the columns asked for, with the primary key, through find, getById and getManyByIds', async () => {
+      const w = await writer();
+      const a = await ins('article', { title: 'T', writer_id: w.id, score: 3 });
+      const b = await ins('article', { title: 'U', writer_id: w.id, score: 4 });
+      expect(await store.find('article', { columns: ['title', 'created_at'], orderBy: [{ column: 'id', direction: 'asc' }] })).toEqual([
+        { id: a.id, title: 'T', created_at: a.created_at },
+        { id: b.id, title: 'U', created_at: b.created_at },
+      ]);
+      expect(await store.find('article', { columns: ['writer_id'], where: { column: 'score', op: 'gt', value: 3 } })).toEqual([{ id: b.id, writer_id: w.id }]);
+      expect(await store.getById('article', a.id, { columns: ['score'] })).toEqual({ id: a.id, score: 3 });
+      expect(await store.getManyByIds('article', [b.id], { columns: ['id', 'title'] })).toEqual([{ id: b.id, title: 'U' }]);
+      // The filters, order and live-row rule still see every column.
+      await store.delete('article', a.id);
+      expect(await store.find('article', { columns: ['title'] })).toEqual([{ id: b.id, title: 'U' }]);
+      expect(await store.find('article', { columns: ['title'], withDeleted: true, orderBy: [{ column: 'score', direction: 'desc' }] })).toEqual([
+        { id: b.id, title: 'U' },
+        { id: a.id, title: 'T' },
+      ]);
+    });
+
+    it('RS-columns-2 keeps the per-group cut and refuses an unknown column', async () => {
+      const [x, y] = await insMany('writer', [{ name: 'x' }, { name: 'y' }]);
+      await insMany('article', [
+        { id: 1, title: 'x1', writer_id: x?.id },
+        { id: 2, title: 'y1', writer_id: y?.id },
+        { id: 3, title: 'x2', writer_id: x?.id },
+      ]);
+      expect(await store.find('article', { columns: ['writer_id', 'title'], perGroup: { column: 'writer_id', limit: 1 } })).toEqual([
+        { id: 1, writer_id: x?.id, title: 'x1' },
+        { id: 2, writer_id: y?.id, title: 'y1' },
+      ]);
+      await expect(store.find('article', { columns: ['nope'] })).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.getById('article', 1, { columns: ['password'] })).rejects.toMatchObject({ code: 'invalid_input' });
+    });
+  });
+
   describe('RS-pergroup', () => {
     /** Titles of a find on article, in result order. */
     const titles = async (q: Parameters<RecordStore['find']>[1]) => (await store.find('article', q)).map((r) => r.title);

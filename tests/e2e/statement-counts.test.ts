@@ -84,7 +84,18 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
   it('GraphQL posts { author comments }: 3 statements plus identity', async () => {
     const query = JSON.stringify({ query: '{ posts(limit: 50) { id title author { name } comments { body } } }' });
     await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
-    expect(await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: query }), 200)).toHaveLength(3);
+    const sent = await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: query }), 200);
+    expect(sent).toHaveLength(3);
+    // Lists read the columns the selection uses (and the keys); rows by key are read whole.
+    const selectList = (table: string) =>
+      /^select (.*?) from/
+        .exec(sent.find((s) => s.includes(` from "${table}"`) || s.includes(` from \`${table}\``)) ?? '')?.[1]
+        ?.replace(/[`"]/g, '')
+        .split(', ')
+        .sort();
+    expect(selectList('post')).toEqual(['author_id', 'id', 'title']);
+    expect(selectList('comment')).toEqual(['body', 'id', 'post_id']);
+    expect(selectList('author')).toEqual(['*']);
   });
 
   it('JSON login: the user, last_login and the token, 3 statements around the hash (no transaction)', async () => {

@@ -6,6 +6,7 @@ import type { GraphqlContext } from './build-schema.js';
 import { readConnectionPage, type ConnectionArgs } from './connection-page.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
+import { selectedColumns } from './selected-columns.js';
 import type { ReadAccess } from './read-access.js';
 
 const { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLString } = typeSystem;
@@ -72,13 +73,14 @@ function listField({ model, type, access }: QueryModel): QueryField {
   return {
     type: access.gated(model.table) ? listType : new GraphQLNonNull(listType),
     args: { limit: pageArg('Most rows'), offset: { type: GraphQLInt, defaultValue: 0 } },
-    resolve: async (_src, args: { limit?: number | null; offset?: number | null }, ctx) => {
+    resolve: async (_src, args: { limit?: number | null; offset?: number | null }, ctx, info) => {
       access.checkGate(model.table, ctx.identity);
       const limit = pageSize('limit', args.limit);
       const offset = args.offset ?? 0;
       if (offset < 0) throw new DomainError('invalid_input', `offset must not be negative (got ${offset})`, [{ field: 'offset', message: 'must not be negative' }]);
       ctx.signal.throwIfAborted();
-      return ctx.store.find(model.table, { limit, offset });
+      const columns = selectedColumns(info, [model.primaryKey]);
+      return ctx.store.find(model.table, { limit, offset, ...(columns ? { columns } : {}) });
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
+import { COLUMNS_EXTENSION, selectedColumns } from './selected-columns.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
 import type { ReadAccess } from './read-access.js';
@@ -73,6 +74,7 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
   const type = columnScalar(col, JsonScalar);
   return {
     type: nullable ? type : new GraphQLNonNull(type),
+    extensions: { [COLUMNS_EXTENSION]: [col.name] },
     resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)),
   };
 }
@@ -81,6 +83,7 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
 function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
   return {
     type: scope.types.get(target.table) as GraphQLObjectType,
+    extensions: { [COLUMNS_EXTENSION]: [col.name] },
     resolve: async (row, _args, ctx) => {
       const id = row[col.name];
       if (id === null || id === undefined) return null;
@@ -113,9 +116,11 @@ function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: 
   return {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(child.table) as GraphQLObjectType))),
     args: { limit: pageArg('Most rows per parent') },
-    resolve: async (row, args: { limit?: number | null }, ctx) => {
+    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey] },
+    resolve: async (row, args: { limit?: number | null }, ctx, info) => {
       scope.access.checkGate(child.table, ctx.identity);
-      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit)).load(row[model.primaryKey] ?? null);
+      const columns = selectedColumns(info, [child.primaryKey, ref.column]);
+      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit), columns).load(row[model.primaryKey] ?? null);
     },
   };
 }

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
  */
 export const typeSystem = require('graphql/type') as Pick<
   typeof GraphqlJs,
-  'GraphQLBoolean' | 'GraphQLFloat' | 'GraphQLID' | 'GraphQLInputObjectType' | 'GraphQLInt' | 'GraphQLList' | 'GraphQLNonNull' | 'GraphQLObjectType' | 'GraphQLScalarType' | 'GraphQLSchema' | 'GraphQLString'
+  'getNamedType' | 'isObjectType' | 'GraphQLBoolean' | 'GraphQLFloat' | 'GraphQLID' | 'GraphQLInputObjectType' | 'GraphQLInt' | 'GraphQLList' | 'GraphQLNonNull' | 'GraphQLObjectType' | 'GraphQLScalarType' | 'GraphQLSchema' | 'GraphQLString'
 >;
 
 /** graphql-js's error class (what resolvers throw and the pipeline formats). */

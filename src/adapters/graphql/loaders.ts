@@ -7,7 +7,9 @@ export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString(
 
 /**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
- * across requests. `byId(table)` loads rows by primary key; `byParent(table, column, limit)` loads
+ * across requests. Rows by key are read whole (a row loaded once serves every selection of it);
+ * a `byParent` loader reads the `columns` its selection uses (all when none are given), so the
+ * same child list selected two ways is two loaders. `byId(table)` loads rows by primary key; `byParent(table, column, limit)` loads
  * at most `limit` child rows per parent whose `column` is in the batch, in one statement. Every
  * batch first checks the request's abort signal: an operation whose client left stops reading.
  */
@@ -39,14 +41,14 @@ export class Loaders {
     return loader;
   }
 
-  byParent(table: string, column: string, limit: number): DataLoader<Value, Row[], string> {
-    const name = `${table}.${column}.${limit}`;
+  byParent(table: string, column: string, limit: number, columns?: readonly string[]): DataLoader<Value, Row[], string> {
+    const name = `${table}.${column}.${limit}${columns ? `(${columns.join(',')})` : ''}`;
     let loader = this.parents.get(name);
     if (!loader) {
       loader = new DataLoader<Value, Row[], string>(
         async (keys) => {
           this.signal?.throwIfAborted();
-          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit } });
+          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns } : {}) });
           const groups = new Map<string, Row[]>();
           for (const row of rows) {
             const k = keyOf(row[column]);

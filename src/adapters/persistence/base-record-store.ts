@@ -168,7 +168,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const key = this.keyValue(model, id);
     if (key === undefined) return null;
-    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options) });
+    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options), ...this.projection(model, options.columns) });
     return rows[0] ?? null;
   }
 
@@ -176,7 +176,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const keys = [...new Set(ids.map((id) => this.keyValue(model, id)).filter((k): k is Value => k !== undefined))];
     if (keys.length === 0) return [];
-    return this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'in', value: keys }, options) });
+    return this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'in', value: keys }, options), ...this.projection(model, options.columns) });
   }
 
   async find(table: string, query: FindQuery = {}): Promise<Row[]> {
@@ -196,7 +196,15 @@ export abstract class BaseRecordStore implements RecordStore {
       ...(query.limit !== undefined && !(pinned && query.limit >= 1) ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
       ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
       ...(query.perGroup ? { perGroup: { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) } } : {}),
+      ...this.projection(model, query.columns),
     });
+  }
+
+  /** The columns a projected read asks for, checked, with the primary key and without repeats (nothing: every column). */
+  private projection(model: ModelDef, columns: readonly string[] | undefined): { columns?: readonly string[] } {
+    if (columns === undefined) return {};
+    for (const name of columns) this.column(model, name);
+    return { columns: [...new Set([model.primaryKey, ...columns])] };
   }
 
   async findReferenced(table: string, column: string, where: Condition): Promise<Row[]> {

@@ -29,6 +29,11 @@ export interface FindQuery {
    * the query still apply to the whole result afterwards.
    */
   readonly perGroup?: { readonly column: string; readonly limit: number };
+  /**
+   * Read only these columns (the primary key always comes too): the rows carry no other column.
+   * For readers that know what they will use (GraphQL reads what the query selects).
+   */
+  readonly columns?: readonly string[];
 }
 
 /** Shorthand constructors for conditions. */

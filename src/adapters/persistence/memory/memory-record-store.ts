@@ -141,7 +141,9 @@ export class MemoryRecordStore extends BaseRecordStore {
     const kept = query.perGroup ? this.perGroup(rows, query.perGroup) : rows;
     const start = query.offset ?? 0;
     const end = query.limit === undefined ? undefined : start + query.limit;
-    return kept.slice(start, end).map((r) => structuredClone(r));
+    const page = kept.slice(start, end);
+    const columns = query.columns;
+    return columns ? page.map((r) => structuredClone(Object.fromEntries(columns.map((name) => [name, r[name] ?? null])))) : page.map((r) => structuredClone(r));
   }
 
   /** The first `limit` rows (in their current order) of each distinct value of `column`. */

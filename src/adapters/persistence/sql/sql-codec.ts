@@ -62,9 +62,9 @@ export function encodeRow(model: ModelDef, row: Row, dialect: Dialect): Record<s
   return out;
 }
 
-/** Decodes a driver row into a domain row with every column of the model. */
-export function decodeRow(model: ModelDef, raw: Record<string, unknown>): Row {
+/** Decodes a driver row into a domain row with every column of the model (or the `columns` read). */
+export function decodeRow(model: ModelDef, raw: Record<string, unknown>, columns: readonly ColumnDef[] = model.columns): Row {
   const out: Row = {};
-  for (const col of model.columns) out[col.name] = decodeValue(col, raw[col.name]);
+  for (const col of columns) out[col.name] = decodeValue(col, raw[col.name]);
   return out;
 }

@@ -3,7 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { columnOf } from '../../../domain/model/model-registry.js';
-import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
+import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
 import type { Condition, FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
@@ -132,20 +132,22 @@ export class SqlRecordStore extends BaseRecordStore {
       const where = w ? ` where ${w.sql}` : '';
       const order = query.orderBy && query.orderBy.length > 0 ? ` order by ${orderSql(query.orderBy)}` : '';
       const page = this.page(query);
-      let sql = `select * from ${quote(model.table)}${where}${order}${page.sql}`;
+      const columns = query.columns ? query.columns.map((name) => columnOf(model, name) as ColumnDef) : undefined;
+      const selected = columns ? columns.map((col) => quote(col.name)).join(', ') : '*';
+      let sql = `select ${selected} from ${quote(model.table)}${where}${order}${page.sql}`;
       let bindings = [...(w?.bindings ?? []), ...page.bindings];
       if (query.perGroup) {
         // At most `limit` rows per group, numbered inside their group by a window function (SQLite >= 3.25,
         // PostgreSQL); the outer query keeps the first ones, then orders and pages the whole result.
         const within = orderSql(query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' }]);
         sql =
-          `select * from (select t.*, row_number() over (partition by ${quote(query.perGroup.column)} order by ${within}) as ${quote(RANK)}` +
+          `select ${selected} from (select t.*, row_number() over (partition by ${quote(query.perGroup.column)} order by ${within}) as ${quote(RANK)}` +
           ` from ${quote(model.table)} t${where}) ranked where ${quote(RANK)} <= ?${order}${page.sql}`;
         bindings = [...(w?.bindings ?? []), query.perGroup.limit, ...page.bindings];
       }
       const raw = await this.sql.query(sql, bindings);
       // decodeRow reads the model's columns only, so the window's rank column is left behind.
-      return raw.map((r) => decodeRow(model, r));
+      return raw.map((r) => decodeRow(model, r, columns));
     });
   }
 
