@@ -90,9 +90,16 @@ async function httpRequest(ctx: Koa.Context, route: RouteDef, options: KoaAppOpt
     query: ctx.query,
     headers: ctx.headers,
     body: await readBody(ctx, route.body, options.bodyLimit),
-    origin: `${ctx.protocol}://${ctx.host}`,
-    host: ctx.host,
-    ip: ctx.ip,
+    // Read when asked: Koa works them out from the headers (and X-Forwarded-* behind trusted proxies) on every read.
+    get origin(): string {
+      return `${ctx.protocol}://${ctx.host}`;
+    },
+    get host(): string {
+      return ctx.host;
+    },
+    get ip(): string {
+      return ctx.ip;
+    },
     requestId: ctx.state.requestId as string,
     session,
     get csrfToken(): string | undefined {
@@ -121,7 +128,9 @@ function identityOnce(ctx: Koa.Context, session: SessionHandle | undefined, iden
 
 /**
  * The signal aborted when the client leaves. Watched from the start (a client may leave while its
- * identity is still being resolved); the AbortController itself is made only for handlers that ask for the signal.
+ * identity is still being resolved, and a request's own stream reads as destroyed once its body
+ * is read, so departure cannot be told afterwards); the AbortController itself is made only for
+ * handlers that ask for the signal.
  */
 function departureSignal(ctx: Koa.Context): () => AbortSignal {
   let aborted: AbortController | undefined;
@@ -168,7 +177,8 @@ function setBody(ctx: Koa.Context, body: unknown): void {
       text = undefined;
     }
     if (text !== undefined) {
-      if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'json';
+      // What `ctx.type = 'json'` sets, without Koa's MIME lookup on every response.
+      if (!/\bjson\b/i.test(ctx.type)) ctx.set('Content-Type', 'application/json; charset=utf-8');
       ctx.body = text;
       return;
     }
