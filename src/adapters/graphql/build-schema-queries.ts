@@ -6,7 +6,7 @@ import type { GraphqlContext } from './build-schema.js';
 import { readConnectionPage, type ConnectionArgs } from './connection-page.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
-import { selectedColumns } from './selected-columns.js';
+import { columnsReader } from './selected-columns.js';
 import type { ReadAccess } from './read-access.js';
 
 const { GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLString } = typeSystem;
@@ -69,6 +69,7 @@ function oneField({ model, type, pk, access }: QueryModel): QueryField {
 
 /** `posts(limit, offset)`. A gated model's list is nullable, so a refused read nulls that field only, not the whole answer. */
 function listField({ model, type, access }: QueryModel): QueryField {
+  const columnsOf = columnsReader([model.primaryKey]);
   const listType = new GraphQLList(new GraphQLNonNull(type));
   return {
     type: access.gated(model.table) ? listType : new GraphQLNonNull(listType),
@@ -79,8 +80,8 @@ function listField({ model, type, access }: QueryModel): QueryField {
       const offset = args.offset ?? 0;
       if (offset < 0) throw new DomainError('invalid_input', `offset must not be negative (got ${offset})`, [{ field: 'offset', message: 'must not be negative' }]);
       ctx.signal.throwIfAborted();
-      const columns = selectedColumns(info, [model.primaryKey]);
-      return ctx.store.find(model.table, { limit, offset, ...(columns ? { columns } : {}) });
+      const projection = columnsOf(info);
+      return ctx.store.find(model.table, { limit, offset, ...(projection ? { columns: projection.columns } : {}) });
     },
   };
 }

@@ -5,7 +5,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
-import { COLUMNS_EXTENSION, selectedColumns } from './selected-columns.js';
+import { COLUMNS_EXTENSION, columnsReader } from './selected-columns.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
 import type { ReadAccess } from './read-access.js';
@@ -113,14 +113,14 @@ function childrenFieldName(model: ModelDef, child: ModelDef, fkCol: ColumnDef, r
 }
 
 function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: ReverseRelation): GraphQLFieldConfig<Row, GraphqlContext> {
+  const columnsOf = columnsReader([child.primaryKey, ref.column]);
   return {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(child.table) as GraphQLObjectType))),
     args: { limit: pageArg('Most rows per parent') },
     extensions: { [COLUMNS_EXTENSION]: [model.primaryKey] },
     resolve: async (row, args: { limit?: number | null }, ctx, info) => {
       scope.access.checkGate(child.table, ctx.identity);
-      const columns = selectedColumns(info, [child.primaryKey, ref.column]);
-      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit), columns).load(row[model.primaryKey] ?? null);
+      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit), columnsOf(info)).load(row[model.primaryKey] ?? null);
     },
   };
 }

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import type { Projection } from './selected-columns.js';
 
 /** A map key for a column value (Dates by instant). */
 export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
@@ -41,8 +42,9 @@ export class Loaders {
     return loader;
   }
 
-  byParent(table: string, column: string, limit: number, columns?: readonly string[]): DataLoader<Value, Row[], string> {
-    const name = `${table}.${column}.${limit}${columns ? `(${columns.join(',')})` : ''}`;
+  byParent(table: string, column: string, limit: number, projection?: Projection): DataLoader<Value, Row[], string> {
+    const name = projection ? `${table}.${column}.${limit}(${projection.key})` : `${table}.${column}.${limit}`;
+    const columns = projection?.columns;
     let loader = this.parents.get(name);
     if (!loader) {
       loader = new DataLoader<Value, Row[], string>(

@@ -15,23 +15,32 @@ export interface SelectionInfo {
   readonly returnType: GraphQLOutputType;
 }
 
-/** Per field node of a parsed (cached) document: the columns its selection reads, null for every column. */
-const cache = new WeakMap<FieldNode, readonly string[] | null>();
+/** The columns a list reads, and the same as one text (a loader's name). */
+export interface Projection {
+  readonly columns: readonly string[];
+  readonly key: string;
+}
 
 /**
- * The columns of the rows a field resolves to that its selection reads, plus `always` (the keys
- * the loaders group by), sorted; undefined (read every column) when the selection names
- * something whose columns are not known. Directives are ignored (`@skip` and `@include` only
- * ever select less), so the answer depends on the document alone and is kept with its nodes.
+ * A reader of the columns the rows a field resolves to must carry: what its selection reads,
+ * plus `always` (the keys the loaders group by), sorted; undefined (read every column) when the
+ * selection names something whose columns are not known. Directives are ignored (`@skip` and
+ * `@include` only ever select less), so the answer depends on the document alone and is kept
+ * with its field node, worked out once per cached document.
  */
-export function selectedColumns(info: SelectionInfo, always: readonly string[]): readonly string[] | undefined {
-  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
-  let columns = node ? cache.get(node) : undefined;
-  if (columns === undefined) {
-    columns = collectAll(info) ?? null;
-    if (node) cache.set(node, columns);
-  }
-  return columns === null ? undefined : [...new Set([...always, ...columns])].sort();
+export function columnsReader(always: readonly string[]): (info: SelectionInfo) => Projection | undefined {
+  const cache = new WeakMap<FieldNode, Projection | null>();
+  return (info) => {
+    const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+    let projection = node ? cache.get(node) : undefined;
+    if (projection === undefined) {
+      const columns = collectAll(info);
+      const all = columns ? [...new Set([...always, ...columns])].sort() : undefined;
+      projection = all ? { columns: all, key: all.join(',') } : null;
+      if (node) cache.set(node, projection);
+    }
+    return projection ?? undefined;
+  };
 }
 
 function collectAll(info: SelectionInfo): string[] | undefined {

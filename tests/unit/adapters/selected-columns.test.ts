@@ -1,6 +1,6 @@
 import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type FragmentDefinitionNode, type OperationDefinitionNode, type FieldNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { COLUMNS_EXTENSION, selectedColumns } from '../../../src/adapters/graphql/selected-columns.js';
+import { COLUMNS_EXTENSION, columnsReader, type SelectionInfo } from '../../../src/adapters/graphql/selected-columns.js';
 
 /** A Post type whose fields declare the columns they read, as the schema builder declares them. */
 const Author = new GraphQLObjectType({ name: 'Author', fields: { name: { type: GraphQLString, extensions: { [COLUMNS_EXTENSION]: ['name'] } } } });
@@ -24,7 +24,10 @@ function infoOf(document: string) {
   return { fieldNodes, fragments, returnType: schema.getQueryType()?.getFields().posts?.type as GraphQLNonNull<GraphQLList<GraphQLNonNull<GraphQLObjectType>>> };
 }
 
-describe('selectedColumns', () => {
+/** What a fresh reader with `always` answers for `info`. */
+const selectedColumns = (info: SelectionInfo, always: readonly string[]) => columnsReader(always)(info)?.columns;
+
+describe('columnsReader', () => {
   it('reads the columns of the selected fields, relations by their key, plus the columns always needed', () => {
     expect(selectedColumns(infoOf('{ posts { title author { name } } }'), ['id'])).toEqual(['author_id', 'id', 'title']);
     expect(selectedColumns(infoOf('{ posts { __typename } }'), ['id'])).toEqual(['id']);
@@ -41,10 +44,12 @@ describe('selectedColumns', () => {
     expect(selectedColumns(infoOf('{ posts { ...Missing } }'), ['id'])).toBeUndefined();
   });
 
-  it('answers the same for the same document node the second time (kept with the node)', () => {
+  it('keeps its answer with the field node, and names it with one text', () => {
     const info = infoOf('{ posts { title } }');
-    const first = selectedColumns(info, ['id']);
-    expect(selectedColumns(info, ['id'])).toEqual(first);
-    expect(selectedColumns(info, ['id', 'author_id'])).toEqual(['author_id', 'id', 'title']);
+    const read = columnsReader(['id']);
+    const first = read(info);
+    expect(first).toEqual({ columns: ['id', 'title'], key: 'id,title' });
+    expect(read(info)).toBe(first);
+    expect(columnsReader(['id', 'author_id'])(info)?.columns).toEqual(['author_id', 'id', 'title']);
   });
 });
