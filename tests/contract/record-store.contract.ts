@@ -195,6 +195,30 @@ export function recordStoreContract(backend: Backend): void {
     });
   });
 
+  describe('RS-in', () => {
+    it('RS-in-1 matches a list of values of every column type, text with quotes, commas, braces and backslashes included', async () => {
+      const w = await writer();
+      const odd = ['a,b', '{c}', 'd"e', 'f\\g', "h'i", 'NULL', ' ', 'ü€😀'];
+      const rows = await insMany(
+        'article',
+        odd.map((title, i) => ({ title, writer_id: w.id, score: i, rating: i + 0.5, big: String(2 ** 40 + i), price: `${i}.25`, day: `2026-01-0${i + 1}`, published: i % 2 === 0, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) })),
+      );
+      const titles = async (column: string, value: unknown[]) =>
+        (await store.find('article', { where: { column, op: 'in', value: value as never }, orderBy: [{ column: 'id', direction: 'asc' }] })).map((r) => r.title);
+      expect(await titles('title', odd)).toEqual(odd);
+      expect(await titles('title', ['{c}', 'f\\g', 'NULL', 'nope'])).toEqual(['{c}', 'f\\g', 'NULL']);
+      expect(await titles('score', [1, 3, 99])).toEqual([odd[1], odd[3]]);
+      expect(await titles('rating', [2.5])).toEqual([odd[2]]);
+      expect(await titles('big', [String(2 ** 40 + 4)])).toEqual([odd[4]]);
+      expect(await titles('price', ['5.25'])).toEqual([odd[5]]);
+      expect(await titles('day', ['2026-01-07'])).toEqual([odd[6]]);
+      expect(await titles('published', [false])).toEqual([odd[1], odd[3], odd[5], odd[7]]);
+      expect(await titles('created_at', [rows[7]?.created_at, rows[0]?.created_at])).toEqual([odd[0], odd[7]]);
+      expect(await titles('id', rows.map((r) => r.id).slice(2, 4))).toEqual(odd.slice(2, 4));
+      expect(await store.count('article', { column: 'title', op: 'in', value: odd.slice(0, 5) })).toBe(5);
+    });
+  });
+
   describe('RS-columns', () => {
     it('RS-columns-1 reads only the columns asked for, with the primary key, through find, getById and getManyByIds', async () => {
       const w = await writer();
