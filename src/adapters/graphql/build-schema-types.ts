@@ -72,11 +72,11 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
   const unlock = scope.access.unlockOf(model, col);
   const nullable = col.nullable || col.private;
   const type = columnScalar(col, JsonScalar);
-  return {
-    type: nullable ? type : new GraphQLNonNull(type),
-    extensions: { [COLUMNS_EXTENSION]: [col.name] },
-    resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)),
-  };
+  const field = { type: nullable ? type : new GraphQLNonNull(type), extensions: { [COLUMNS_EXTENSION]: [col.name] } };
+  // Without a gate or a timestamp to format, the scalar serializes the row's value as `serialize`
+  // would (ID turns a key into its string): no resolver, so graphql-jit reads the property inline.
+  if (!unlock && col.type !== 'timestamp') return field;
+  return { ...field, resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)) };
 }
 
 /** The row a foreign key points at, read through the per-request loader. */

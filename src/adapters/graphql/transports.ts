@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import type { GraphQLError } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type * as GraphqlHttp from 'graphql-http';
 import type * as GraphqlSse from 'graphql-sse';
 import type * as GraphqlWsOverWs from 'graphql-ws/use/ws';
@@ -56,12 +56,15 @@ export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpReq
 
 function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
   const { createHandler } = require('graphql-http') as typeof GraphqlHttp;
+  const { requestOf, written, takeWritten } = writtenResults();
   const handler = createHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
     schema: pipeline.schema,
-    execute: executeCompiled,
+    execute: (args) => written(args.contextValue as GraphqlContext, executeCompiled(args)),
     formatError: (err) => formatGraphqlError(err as GraphQLError),
     onSubscribe: async (req, params) => {
-      const prepared = pipeline.prepare(params, await req.raw.context());
+      const context = await req.raw.context();
+      requestOf.set(context, req.raw);
+      const prepared = pipeline.prepare(params, context);
       if (!Array.isArray(prepared)) return prepared as never;
       const json = header(req.raw, 'accept')?.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
       return [errorBody(prepared as readonly GraphQLError[]), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${json}; charset=utf-8` } }];
@@ -69,7 +72,44 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
   });
   return async (req) => {
     const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
-    return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers) };
+    const text = takeWritten(req);
+    return { status: init.status, body: text !== undefined && init.status === 200 ? text : (body ?? null), headers: stringHeaders(init.headers) };
+  };
+}
+
+/**
+ * Error-free results written as JSON by Portico. graphql-http writes every result with a
+ * replacer function (for Error values, which only `errors` holds), and a replacer makes
+ * JSON.stringify call back into JavaScript for every key of the data: for 50 posts with their
+ * comments that was 9 % of the request's time. A result without errors is written here without
+ * one (the same text); graphql-http gets `{ data: null }` to frame the answer, and its body is
+ * replaced by this text. Results with errors go through graphql-http untouched.
+ */
+function writtenResults() {
+  const requestOf = new WeakMap<GraphqlContext, GraphqlHttpRequest>();
+  const texts = new WeakMap<GraphqlHttpRequest, string>();
+  const placeholder: ExecutionResult = { data: null };
+  const keep = (context: GraphqlContext, result: ExecutionResult): ExecutionResult => {
+    const req = requestOf.get(context);
+    if (!req || result.errors !== undefined || 'incremental' in result) return result;
+    let text: string;
+    try {
+      text = JSON.stringify(result);
+    } catch {
+      return result; // graphql-http reports what JSON cannot write, as before
+    }
+    texts.set(req, text);
+    return placeholder;
+  };
+  return {
+    requestOf,
+    written: (context: GraphqlContext, result: ExecutionResult | Promise<ExecutionResult>): ExecutionResult | Promise<ExecutionResult> =>
+      result instanceof Promise ? result.then((r) => keep(context, r)) : keep(context, result),
+    takeWritten: (req: GraphqlHttpRequest): string | undefined => {
+      const text = texts.get(req);
+      texts.delete(req);
+      return text;
+    },
   };
 }
 
