@@ -52,6 +52,11 @@ export interface EventBus {
   /**
    * Runs `work` as one unit: committed-signal and topic deliveries caused inside it wait until it
    * resolves and are dropped when it throws. A unit inside a unit joins the outer one.
+   *
+   * `atomic: true` says `work` makes one change that is committed as soon as it is made (a
+   * single statement outside a transaction), and causes its deliveries only after that. Outside
+   * a unit, its deliveries then need not be held: they may run as they are caused, which spares
+   * the bookkeeping of a unit. Inside one, it joins the outer unit as any other.
    */
-  unitOfWork<T>(work: () => Promise<T>): Promise<T>;
+  unitOfWork<T>(work: () => Promise<T>, options?: { readonly atomic?: boolean }): Promise<T>;
 }

@@ -65,8 +65,10 @@ export class MemoryEventBus implements EventBus {
     for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
   }
 
-  async unitOfWork<T>(work: () => Promise<T>): Promise<T> {
-    if (this.unit.getStore()) return work();
+  async unitOfWork<T>(work: () => Promise<T>, options?: { readonly atomic?: boolean }): Promise<T> {
+    // Joins an open unit; an atomic change outside one delivers as it goes (it has committed by
+    // then), without switching the frame and its promise hooks on for every request in flight.
+    if (this.unit.getStore() || options?.atomic) return work();
     const pending: Pending[] = [];
     let result: T;
     this.open++;

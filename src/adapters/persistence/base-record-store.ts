@@ -18,6 +18,8 @@ export interface StoreDeps {
 
 const TEXT_OPS = new Set(['iexact', 'contains', 'icontains', 'startswith']);
 const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
+/** A one-statement write outside a transaction: committed as it is made, so its deliveries need not be held. */
+const ATOMIC = { atomic: true } as const;
 
 /**
  * The behaviour every adapter shares, written once: value checks, defaults, soft delete,
@@ -62,7 +64,7 @@ export abstract class BaseRecordStore implements RecordStore {
         const stored = await this.rawInsert(model, prepared);
         for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
         return stored;
-      });
+      }, ATOMIC);
     }
     return this.atomically(async (store) => {
       for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true });
@@ -85,7 +87,7 @@ export abstract class BaseRecordStore implements RecordStore {
         const [stored] = Object.keys(checked).length === 0 ? await this.rawFind(model, { where }) : await this.rawUpdateWhere(model, where, checked);
         if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
         return stored ?? null;
-      });
+      }, ATOMIC);
     }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);
@@ -148,7 +150,7 @@ export abstract class BaseRecordStore implements RecordStore {
         // The signal carries the row as it was (a live row's deleted_at was null).
         if (gone) await this.deps.events.emit({ signal: 'post_delete', table, row: model.softDelete ? { ...gone, deleted_at: null } : gone });
         return gone !== undefined;
-      });
+      }, ATOMIC);
     }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);

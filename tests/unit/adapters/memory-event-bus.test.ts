@@ -229,5 +229,32 @@ describe('MemoryEventBus and promise hooks', () => {
     expect(got).toEqual(['delivered']);
     expect(await idInReaction()).toBe(0);
   });
-});
 
+  it('an atomic unit outside a unit turns no hooks on and delivers as it goes; inside a unit it joins it', async () => {
+    const bus = new MemoryEventBus();
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`signal:${String(e.row.id)}`));
+    let inside = -1;
+    let deliveredInside: string[] = ['unset'];
+    await bus.unitOfWork(
+      async () => {
+        inside = await idInReaction();
+        await bus.emit({ signal: 'post_save', table: 'post', row: { id: 1 }, created: true });
+        deliveredInside = [...got];
+      },
+      { atomic: true },
+    );
+    expect(inside).toBe(0);
+    expect(deliveredInside).toEqual(['signal:1']);
+
+    got.length = 0;
+    let heldInOuter: string[] = ['unset'];
+    await bus.unitOfWork(async () => {
+      await bus.unitOfWork(() => bus.emit({ signal: 'post_save', table: 'post', row: { id: 2 }, created: true }), { atomic: true });
+      heldInOuter = [...got];
+    });
+    expect(heldInOuter).toEqual([]);
+    expect(got).toEqual(['signal:2']);
+    expect(await idInReaction()).toBe(0);
+  });
+});
