@@ -88,7 +88,6 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
 function writtenResults() {
   const requestOf = new WeakMap<GraphqlContext, GraphqlHttpRequest>();
   const texts = new WeakMap<GraphqlHttpRequest, string>();
-  const placeholder: ExecutionResult = { data: null };
   const keep = (context: GraphqlContext, result: ExecutionResult): ExecutionResult => {
     const req = requestOf.get(context);
     if (!req || result.errors !== undefined || 'incremental' in result) return result;
@@ -99,7 +98,7 @@ function writtenResults() {
       return result; // graphql-http reports what JSON cannot write, as before
     }
     texts.set(req, text);
-    return placeholder;
+    return { data: null };
   };
   return {
     requestOf,
