@@ -25,7 +25,7 @@ export class HydrateIncludes {
   ) {}
 
   async execute(resource: RestResource, rows: readonly Row[], include: readonly (readonly string[])[]): Promise<Presented[]> {
-    const out: Presented[] = rows.map((row) => presentRow(resource.model, row, resource.policy, resource.config));
+    const out: Presented[] = rows.map((row) => presentRow(resource.model, row, resource.policy, resource.config, true));
     await this.hydrate(resource.model, rows, out, include);
     return out;
   }
@@ -61,7 +61,7 @@ export class HydrateIncludes {
       const targetOut: Presented[] = [];
       rows.forEach((row, i) => {
         const hit = row[fk.name] === null || row[fk.name] === undefined ? undefined : byId.get(keyText(row[fk.name]));
-        const presented = hit ? presentRow(target, hit, targetResource.policy, targetResource.config) : null;
+        const presented = hit ? presentRow(target, hit, targetResource.policy, targetResource.config, true) : null;
         (out[i] as Presented)[relation] = presented;
         if (hit && presented) {
           targetRows.push(hit);

@@ -64,7 +64,7 @@ export class NestedWrites {
 
   private present(tree: WrittenTree, table: string): Presented {
     const r = this.resourceOf(table);
-    const out: Presented = presentRow(r.model, tree.row, r.policy, r.config);
+    const out: Presented = presentRow(r.model, tree.row, r.policy, r.config, true);
     for (const [key, child] of Object.entries(tree.children)) out[key] = child.rows.map((t) => this.present(t, child.table));
     for (const [relation, ids] of Object.entries(tree.links)) out[relation] = [...ids];
     return out;
