@@ -52,8 +52,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
   app.silent = true;
   const { router, earlyRouter } = routeRouters(options);
-  app.use(countInFlight(options.inFlight ?? { count: 0 }));
-  app.use(requestEnvelope(options));
+  app.use(requestEnvelope(options, options.inFlight ?? { count: 0 }));
   app.use(earlyRouter.routes());
   app.use(earlyRouter.allowedMethods());
   for (const mw of options.middleware ?? []) app.use(mw);
@@ -186,38 +185,34 @@ function setBody(ctx: Koa.Context, body: unknown): void {
   ctx.body = body;
 }
 
-/** Counts the requests in flight, so shutdown can wait for them. */
-function countInFlight(inFlight: { count: number }): Koa.Middleware {
-  return async (_ctx, next) => {
+/**
+ * Around every request: counted in flight (so shutdown can wait for it), its id (the caller's
+ * when well-formed), the problem+json answer to any error, one log line.
+ */
+function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }): Koa.Middleware {
+  return async (ctx, next) => {
     inFlight.count++;
     try {
-      await next();
+      const incoming = ctx.get('x-request-id');
+      const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      ctx.state.requestId = requestId;
+      ctx.set('X-Request-Id', requestId);
+      const started = performance.now();
+      try {
+        await next();
+        // Nothing answered (404), or the router found the path under other methods (405 + Allow, 501).
+        if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) ctx.throw(ctx.status);
+      } catch (error) {
+        answerProblem(ctx, error, requestId, options.logger);
+      }
+      if (options.logRequests !== false) {
+        options.logger.info(
+          { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          'request',
+        );
+      }
     } finally {
       inFlight.count--;
-    }
-  };
-}
-
-/** Around every request: its id (the caller's when well-formed), the problem+json answer to any error, one log line. */
-function requestEnvelope(options: KoaAppOptions): Koa.Middleware {
-  return async (ctx, next) => {
-    const incoming = ctx.get('x-request-id');
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
-    const started = performance.now();
-    try {
-      await next();
-      // Nothing answered (404), or the router found the path under other methods (405 + Allow, 501).
-      if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501)) ctx.throw(ctx.status);
-    } catch (error) {
-      answerProblem(ctx, error, requestId, options.logger);
-    }
-    if (options.logRequests !== false) {
-      options.logger.info(
-        { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
-        'request',
-      );
     }
   };
 }
