@@ -19,64 +19,87 @@ export interface SessionMiddlewareOptions {
  * when there is something to keep (a login or a flash message).
  */
 export function sessionMiddleware(sessions: SessionManager, options: SessionMiddlewareOptions): Koa.Middleware {
-  const cookie = { httpOnly: true, sameSite: 'Lax' as const, secure: options.secure };
+  const cookie: CookieFlags = { httpOnly: true, sameSite: 'Lax', secure: options.secure };
   return async (ctx, next) => {
-    let record: SessionRecord | null | undefined;
-    let dirty = false;
-    let data: SessionRecord['data'] = {};
-    const load = async (): Promise<SessionRecord | null> => {
-      if (record === undefined) {
-        const token = readCookie(ctx, SESSION_COOKIE);
-        record = token ? await sessions.load(token) : null;
-        data = record ? { ...record.data } : {};
-      }
-      return record;
-    };
-    const start = async (userId: Value | null): Promise<void> => {
-      const created = await sessions.create(userId, data);
-      record = created.record;
-      dirty = false;
-      setCookie(ctx, SESSION_COOKIE, created.token, { ...cookie, maxAge: SESSION_LIFETIME_MS / 1000 });
-    };
-    const handle: SessionHandle = {
-      async user(): Promise<Row | null> {
-        const r = await load();
-        return r ? sessions.user(r) : null;
-      },
-      async flash(message: FlashMessage) {
-        await load();
-        data = { ...data, flash: [...(data.flash ?? []), message] };
-        dirty = true;
-      },
-      async takeFlash() {
-        await load();
-        const flash = data.flash ?? [];
-        if (flash.length > 0) {
-          data = { ...data, flash: [] };
-          dirty = true;
-        }
-        return flash;
-      },
-      async login(userId: Value) {
-        ctx.state.sessionChanged = true; // the CSRF middleware rotates its token (DESIGN §3 "CSRF")
-        const old = await load();
-        if (old) await sessions.destroy(old.id);
-        await start(userId);
-      },
-      async logout() {
-        ctx.state.sessionChanged = true;
-        const old = await load();
-        if (old) await sessions.destroy(old.id);
-        record = null;
-        data = {};
-        dirty = false;
-        setCookie(ctx, SESSION_COOKIE, '', { ...cookie, maxAge: 0 });
-      },
-    };
+    const handle = new RequestSession(ctx, sessions, cookie);
     ctx.state.session = handle;
     await next();
-    if (!dirty) return;
-    if (record) await sessions.save(record.id, data);
-    else if ((data.flash ?? []).length > 0) await start(null);
+    await handle.saveIfChanged();
   };
+}
+
+type CookieFlags = { readonly httpOnly: true; readonly sameSite: 'Lax'; readonly secure: boolean };
+
+/** One request's session: read on first use, saved once after the handler when changed (one object per request, methods on the prototype). */
+class RequestSession implements SessionHandle {
+  private record: SessionRecord | null | undefined;
+  private dirty = false;
+  private data: SessionRecord['data'] = {};
+
+  constructor(
+    private readonly ctx: Koa.Context,
+    private readonly sessions: SessionManager,
+    private readonly cookie: CookieFlags,
+  ) {}
+
+  async user(): Promise<Row | null> {
+    const r = await this.load();
+    return r ? this.sessions.user(r) : null;
+  }
+
+  async flash(message: FlashMessage): Promise<void> {
+    await this.load();
+    this.data = { ...this.data, flash: [...(this.data.flash ?? []), message] };
+    this.dirty = true;
+  }
+
+  async takeFlash(): Promise<FlashMessage[]> {
+    await this.load();
+    const flash = this.data.flash ?? [];
+    if (flash.length > 0) {
+      this.data = { ...this.data, flash: [] };
+      this.dirty = true;
+    }
+    return flash;
+  }
+
+  async login(userId: Value): Promise<void> {
+    this.ctx.state.sessionChanged = true; // the CSRF middleware rotates its token (DESIGN §3 "CSRF")
+    const old = await this.load();
+    if (old) await this.sessions.destroy(old.id);
+    await this.start(userId);
+  }
+
+  async logout(): Promise<void> {
+    this.ctx.state.sessionChanged = true;
+    const old = await this.load();
+    if (old) await this.sessions.destroy(old.id);
+    this.record = null;
+    this.data = {};
+    this.dirty = false;
+    setCookie(this.ctx, SESSION_COOKIE, '', { ...this.cookie, maxAge: 0 });
+  }
+
+  /** After the handler: saves changed data, or starts a session for a flash message left for the next page. */
+  async saveIfChanged(): Promise<void> {
+    if (!this.dirty) return;
+    if (this.record) await this.sessions.save(this.record.id, this.data);
+    else if ((this.data.flash ?? []).length > 0) await this.start(null);
+  }
+
+  private async load(): Promise<SessionRecord | null> {
+    if (this.record === undefined) {
+      const token = readCookie(this.ctx, SESSION_COOKIE);
+      this.record = token ? await this.sessions.load(token) : null;
+      this.data = this.record ? { ...this.record.data } : {};
+    }
+    return this.record;
+  }
+
+  private async start(userId: Value | null): Promise<void> {
+    const created = await this.sessions.create(userId, this.data);
+    this.record = created.record;
+    this.dirty = false;
+    setCookie(this.ctx, SESSION_COOKIE, created.token, { ...this.cookie, maxAge: SESSION_LIFETIME_MS / 1000 });
+  }
 }
