@@ -79,50 +79,73 @@ function routeRouters(options: KoaAppOptions): { router: Router; earlyRouter: Ro
 
 /** What a route handler sees of the Koa request (its body read and limited as the route asks). */
 async function httpRequest(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Promise<HttpRequest> {
-  const session = ctx.state.session as SessionHandle | undefined;
-  const identity = identityOnce(ctx, session, options.identify);
-  const signalOf = departureSignal(ctx);
-  return {
-    method: ctx.method,
-    path: ctx.path,
-    params: ctx.params as Record<string, string>,
-    query: ctx.query,
-    headers: ctx.headers,
-    body: await readBody(ctx, route.body, options.bodyLimit),
-    // Read when asked: Koa works them out from the headers (and X-Forwarded-* behind trusted proxies) on every read.
-    get origin(): string {
-      return `${ctx.protocol}://${ctx.host}`;
-    },
-    get host(): string {
-      return ctx.host;
-    },
-    get ip(): string {
-      return ctx.ip;
-    },
-    requestId: ctx.state.requestId as string,
-    session,
-    get csrfToken(): string | undefined {
-      const token = ctx.state.csrfToken as (() => string) | undefined;
-      return token ? token() : undefined;
-    },
-    get signal(): AbortSignal {
-      return signalOf();
-    },
-    identity,
-  };
+  // Watched from before the body is read: a client may leave while it is being read.
+  const departure = departureSignal(ctx);
+  const body = await readBody(ctx, route.body, options.bodyLimit);
+  return new KoaRequest(ctx, body, options.identify, departure);
 }
 
-/** The caller as each backend sees them, resolved at most once per backend for the request. */
-function identityOnce(ctx: Koa.Context, session: SessionHandle | undefined, identify: Identify | undefined): (backend?: AuthBackend) => Promise<Identity> {
-  const identities = new Map<AuthBackend | undefined, Promise<Identity>>();
-  return (backend?: AuthBackend) => {
-    let identity = identities.get(backend);
+/**
+ * The neutral request over a Koa context: one object per request with its accessors on the
+ * prototype; origin, host and ip are worked out when read (Koa derives them from the headers,
+ * and X-Forwarded-* behind trusted proxies, on every read), the caller at most once per backend.
+ */
+class KoaRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | string[] | undefined>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly requestId: string;
+  readonly session: SessionHandle | undefined;
+  private identities: Map<AuthBackend | undefined, Promise<Identity>> | undefined;
+
+  constructor(
+    private readonly ctx: Koa.Context,
+    readonly body: unknown,
+    private readonly identify: Identify | undefined,
+    private readonly departure: () => AbortSignal,
+  ) {
+    this.method = ctx.method;
+    this.path = ctx.path;
+    this.params = ctx.params as Record<string, string>;
+    this.query = ctx.query;
+    this.headers = ctx.headers;
+    this.requestId = ctx.state.requestId as string;
+    this.session = ctx.state.session as SessionHandle | undefined;
+  }
+
+  get origin(): string {
+    return `${this.ctx.protocol}://${this.ctx.host}`;
+  }
+
+  get host(): string {
+    return this.ctx.host;
+  }
+
+  get ip(): string {
+    return this.ctx.ip;
+  }
+
+  get csrfToken(): string | undefined {
+    const token = this.ctx.state.csrfToken as (() => string) | undefined;
+    return token ? token() : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.departure();
+  }
+
+  /** The caller as each backend sees them, resolved at most once per backend for the request. */
+  identity(backend?: AuthBackend): Promise<Identity> {
+    this.identities ??= new Map();
+    let identity = this.identities.get(backend);
     if (!identity) {
-      identity = identify ? identify(backend, { authorization: ctx.get('authorization') || undefined, session }) : Promise.resolve(ANONYMOUS);
-      identities.set(backend, identity);
+      identity = this.identify ? this.identify(backend, { authorization: this.ctx.get('authorization') || undefined, session: this.session }) : Promise.resolve(ANONYMOUS);
+      this.identities.set(backend, identity);
     }
     return identity;
-  };
+  }
 }
 
 /**
