@@ -127,7 +127,7 @@ export class MemoryRecordStore extends BaseRecordStore {
   }
 
   protected async rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
-    const rows = [...this.table(model.table).values()].filter((row) => this.matches(model, query.where, row));
+    const rows = this.candidates(model, query.where).filter((row) => this.matches(model, query.where, row));
     const terms = query.orderBy ?? [];
     rows.sort((a, b) => {
       for (const term of terms) {
@@ -144,6 +144,18 @@ export class MemoryRecordStore extends BaseRecordStore {
     const page = kept.slice(start, end);
     const columns = query.columns;
     return columns ? page.map((r) => structuredClone(Object.fromEntries(columns.map((name) => [name, r[name] ?? null])))) : page.map((r) => structuredClone(r));
+  }
+
+  /**
+   * The rows a condition can match: the one row of its key when it pins the primary key (found by
+   * the key's text, as rows are stored), else every row. A key the lookup misses (a value written
+   * differently from the stored key) falls back to every row, so the condition still decides.
+   */
+  private candidates(model: ModelDef, where: Condition | undefined): Row[] {
+    const key = where ? pinnedKey(model, where) : undefined;
+    const table = this.table(model.table);
+    const row = key === undefined ? undefined : table.get(keyOf(key));
+    return row ? [row] : [...table.values()];
   }
 
   /** The first `limit` rows (in their current order) of each distinct value of `column`. */
@@ -211,4 +223,16 @@ export class MemoryRecordStore extends BaseRecordStore {
       if (!this.table(col.references.table).has(keyOf(v))) throw new ConstraintViolation('foreign_key', model.table, col.name);
     }
   }
+}
+
+/** The primary-key value a condition requires (`pk = v`, alone or under `all`), if any. */
+function pinnedKey(model: ModelDef, where: Condition): Value | undefined {
+  if ('all' in where) {
+    for (const c of where.all) {
+      const key = pinnedKey(model, c);
+      if (key !== undefined) return key;
+    }
+    return undefined;
+  }
+  return 'column' in where && where.column === model.primaryKey && where.op === 'eq' ? (where.value as Value) : undefined;
 }
