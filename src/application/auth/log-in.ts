@@ -46,15 +46,6 @@ export class LogIn {
   constructor(private readonly deps: LogInDeps) {}
 
   async execute(input: LogInInput): Promise<Row> {
-    return (await this.executeAndGrant(input, async () => undefined)).user;
-  }
-
-  /**
-   * As `execute`, and `grant(user)` (the caller's token or session) runs at the same time as the
-   * throttle reset and the `last_login` stamp: after a correct password only, and without a
-   * round trip each in a row. A failure of any of them is the call's failure.
-   */
-  async executeAndGrant<T>(input: LogInInput, grant: (user: Row) => Promise<T>): Promise<{ readonly user: Row; readonly granted: T }> {
     const { store, hasher, throttle } = this.deps;
     const key = `login:${input.ip}:${input.username.toLowerCase()}`;
     await throttle.consume(key, AUTH_RATES.login);
@@ -67,7 +58,9 @@ export class LogIn {
       throw new DomainError('invalid_credentials', INVALID_CREDENTIALS);
     }
     if (this.deps.requireVerifiedEmail && user.email_verified_at === null) throw new DomainError('email_unverified', EMAIL_UNVERIFIED);
-    const [, stamped, granted] = await Promise.all([throttle.reset(key), store.update('auth_user', user.id ?? null, { last_login: this.deps.clock.now() }), grant(user)]);
-    return { user: stamped ?? user, granted };
+    // Independent of each other: sent together. The caller's token or session comes after both,
+    // so a login that fails here has granted nothing.
+    const [, stamped] = await Promise.all([throttle.reset(key), store.update('auth_user', user.id ?? null, { last_login: this.deps.clock.now() })]);
+    return stamped ?? user;
   }
 }

@@ -3,6 +3,7 @@ import { SignUpRefused, type SignUp, type SignUpResult } from '../../../applicat
 import { failureTarget, successTarget } from '../../../domain/auth/redirect-guard.js';
 import type { ErrorCode } from '../../../domain/errors/codes.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
+import type { Row } from '../../../domain/model/types.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from '../http-route.js';
 
 export interface FormAuthDeps {
@@ -51,15 +52,16 @@ export function formAuthRoutes(deps: FormAuthDeps): RouteDef[] {
   const login = async (req: HttpRequest): Promise<HttpResponse> => {
     const session = requireSession(req);
     const to = targets(req);
+    let user: Row;
     try {
-      // The session is started with the verified user while last_login is stamped.
-      await deps.logIn.executeAndGrant({ username: field(req.body, 'username'), password: field(req.body, 'password'), ip: req.ip }, (user) => session.login(user.id ?? null));
+      user = await deps.logIn.execute({ username: field(req.body, 'username'), password: field(req.body, 'password'), ip: req.ip });
     } catch (error) {
       const body = loginRefusal(error);
       if (body === undefined) throw error;
       await session.flash({ level: 'error', body });
       return seeOther(to.failure);
     }
+    await session.login(user.id ?? null);
     return seeOther(to.success);
   };
 

@@ -48,8 +48,8 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
   const login = async (req: HttpRequest): Promise<HttpResponse> => {
     const fields = strings(object(req.body), ['username', 'password']);
     // A refusal (invalid_credentials 401, email_unverified 403) is thrown and mapped like any domain error.
-    const input = { username: fields.username ?? '', password: fields.password ?? '', ip: req.ip };
-    const { user, granted: token } = await deps.logIn.executeAndGrant(input, (verified) => deps.tokens.issue(verified.id ?? null));
+    const user = await deps.logIn.execute({ username: fields.username ?? '', password: fields.password ?? '', ip: req.ip });
+    const token = await deps.tokens.issue(user.id ?? null);
     return { status: 200, body: { user: publicUser(user), token } };
   };
 
