@@ -8,10 +8,10 @@ export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString(
 
 /**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
- * across requests. Rows by key are read whole (a row loaded once serves every selection of it);
- * a `byParent` loader reads the `columns` its selection uses (all when none are given), so the
- * same child list selected two ways is two loaders. `byId(table)` loads rows by primary key; `byParent(table, column, limit)` loads
- * at most `limit` child rows per parent whose `column` is in the batch, in one statement. Every
+ * across requests. `byId(table)` loads whole rows by primary key (a row loaded once serves every
+ * selection of it); `byParent(table, column, limit, projection)` loads at most `limit` child rows
+ * per parent whose `column` is in the batch, in one statement, reading only the projection's
+ * columns when one is given (so the same child list selected two ways is two loaders). Every
  * batch first checks the request's abort signal: an operation whose client left stops reading.
  */
 export class Loaders {

@@ -2,7 +2,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import { columnOf, type ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { normalizeValue, textProblem } from '../../domain/model/values.js';
-import type { Condition, FindQuery } from '../../domain/query/condition.js';
+import { pinnedValue, type Condition, type FindQuery } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus, SignalName } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
@@ -188,7 +188,7 @@ export abstract class BaseRecordStore implements RecordStore {
     if (query.perGroup) this.column(model, query.perGroup.column);
     const byKey = { column: model.primaryKey, direction: 'asc' as const };
     // A condition that pins the key matches one row at most: no ORDER BY and no LIMIT 1 to send.
-    const pinned = filter !== undefined && !query.orderBy?.length && query.offset === undefined && pinsKey(model, filter);
+    const pinned = filter !== undefined && !query.orderBy?.length && query.offset === undefined && pinnedValue(filter, model.primaryKey) !== undefined;
     const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : pinned ? [] : [byKey];
     const where = this.live(model, filter, query);
     return this.rawFind(model, {
@@ -358,10 +358,4 @@ export abstract class BaseRecordStore implements RecordStore {
     if (!model.softDelete || options.withDeleted) return where;
     return where ? { all: [LIVE, where] } : LIVE;
   }
-}
-
-/** True when `where` requires the primary key to equal one value (so at most one row matches). */
-function pinsKey(model: ModelDef, where: Condition): boolean {
-  if ('all' in where) return where.all.some((c) => pinsKey(model, c));
-  return 'column' in where && where.column === model.primaryKey && where.op === 'eq';
 }

@@ -44,3 +44,18 @@ export const where = {
   any: (...conditions: Condition[]): Condition => ({ any: conditions }),
   not: (condition: Condition): Condition => ({ not: condition }),
 };
+
+/**
+ * The value a condition requires `column` to equal (`column = v`, alone or under `all`), if any:
+ * a condition that pins a primary key matches one row at most.
+ */
+export function pinnedValue(where: Condition, column: string): Value | undefined {
+  if ('all' in where) {
+    for (const c of where.all) {
+      const value = pinnedValue(c, column);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+  return 'column' in where && where.column === column && where.op === 'eq' ? (where.value as Value) : undefined;
+}

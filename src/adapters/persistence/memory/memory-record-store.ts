@@ -2,7 +2,7 @@ import { ConstraintViolation } from '../../../domain/errors/domain-error.js';
 import { columnOf } from '../../../domain/model/model-registry.js';
 import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
 import { compareValues } from '../../../domain/model/values.js';
-import type { Condition, FindQuery } from '../../../domain/query/condition.js';
+import { pinnedValue, type Condition, type FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
 import { evaluate } from './evaluate-condition.js';
@@ -152,7 +152,7 @@ export class MemoryRecordStore extends BaseRecordStore {
    * differently from the stored key) falls back to every row, so the condition still decides.
    */
   private candidates(model: ModelDef, where: Condition | undefined): Row[] {
-    const key = where ? pinnedKey(model, where) : undefined;
+    const key = where ? pinnedValue(where, model.primaryKey) : undefined;
     const table = this.table(model.table);
     const row = key === undefined ? undefined : table.get(keyOf(key));
     return row ? [row] : [...table.values()];
@@ -225,14 +225,3 @@ export class MemoryRecordStore extends BaseRecordStore {
   }
 }
 
-/** The primary-key value a condition requires (`pk = v`, alone or under `all`), if any. */
-function pinnedKey(model: ModelDef, where: Condition): Value | undefined {
-  if ('all' in where) {
-    for (const c of where.all) {
-      const key = pinnedKey(model, c);
-      if (key !== undefined) return key;
-    }
-    return undefined;
-  }
-  return 'column' in where && where.column === model.primaryKey && where.op === 'eq' ? (where.value as Value) : undefined;
-}

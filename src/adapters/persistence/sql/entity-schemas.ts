@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
 import type * as MikroOrmCore from '@mikro-orm/core';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ColumnType } from '../../../domain/model/types.js';
+import { mikroOrmCore } from './mikro-orm-core.js';
 
-// MikroORM is CommonJS: required, not imported (see `mikro-orm-database.ts`).
-const { EntitySchema } = createRequire(import.meta.url)('@mikro-orm/core') as typeof MikroOrmCore;
+const { EntitySchema } = mikroOrmCore;
 
 const MIKRO_TYPES: Record<ColumnType, string> = {
   int: 'integer',

@@ -1,7 +1,6 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type * as MikroOrmCore from '@mikro-orm/core';
 import type { Constructor, ExceptionConverter, MikroORM, Options } from '@mikro-orm/core';
 import type { Knex, SqlEntityManager } from '@mikro-orm/knex';
 import type * as MikroOrmMigrations from '@mikro-orm/migrations';
@@ -16,19 +15,13 @@ import { describeDatabase, type DatabaseConfig } from '../database-url.js';
 import { quote } from './condition-sql.js';
 import { createTableSql, orderByDependencies } from './ddl.js';
 import { entitySchemas } from './entity-schemas.js';
+import { mikroOrmCore } from './mikro-orm-core.js';
 import { convertDriverError } from './sql-error-translation.js';
 import { finalizeStatements } from './sql-executor.js';
 
-/**
- * MikroORM's packages are CommonJS, and are required rather than imported: Node runs an ES
- * module's import of a CommonJS file through its export detection (cjs-module-lexer), which reads
- * and scans again every file the package re-exports (`__exportStar(require(…))`, some 400 across
- * @mikro-orm/core, @mikro-orm/knex and knex). That garbage alone grew the young generation of the
- * reference app to its largest size at start (docs/performance.md). The modules are the same ones
- * an `import` gives (the packages' ESM entries wrap these files).
- */
+// The driver and migration packages are required on first use, for the reason `mikro-orm-core.ts` gives.
 const require = createRequire(import.meta.url);
-const { MikroORM: Orm, TableNotFoundException } = require('@mikro-orm/core') as typeof MikroOrmCore;
+const { MikroORM: Orm, TableNotFoundException } = mikroOrmCore;
 
 /** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
 const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 0'];

@@ -1,12 +1,9 @@
-import { createRequire } from 'node:module';
-import type * as MikroOrmCore from '@mikro-orm/core';
 import type { DriverException, ExceptionConverter } from '@mikro-orm/core';
 import { ConstraintViolation, DatabaseUnavailable, DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
+import { mikroOrmCore } from './mikro-orm-core.js';
 
-// MikroORM is CommonJS: required, not imported (see `mikro-orm-database.ts`).
-const { CheckConstraintViolationException, ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException } =
-  createRequire(import.meta.url)('@mikro-orm/core') as typeof MikroOrmCore;
+const { CheckConstraintViolationException, ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException } = mikroOrmCore;
 
 /** Which write raised the error: a failed foreign key on delete means "still referenced". */
 export type Operation = 'insert' | 'update' | 'delete' | 'read';
