@@ -12,7 +12,7 @@
  * answers something unexpected (graphql-js must accept the document, Portico must refuse it
  * for its cost, and nothing else).
  *
- * Alone: `node dist/bench/graphql-validation.js` (after `npx tsc -p tsconfig.build.json`);
+ * Alone: `node dist/bench/graphql-validation.js` (after `npm run build`);
  * `BENCH_VALIDATION_RUNS` (default 1000) and `BENCH_VALIDATION_WARMUP` (default 200) set the
  * number of measured and warm-up runs.
  */

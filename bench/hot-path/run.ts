@@ -1,5 +1,5 @@
 /**
- * `npx tsc -p tsconfig.build.json && node dist/bench/hot-path/run.js`: the request hot path of
+ * `npm run build && node dist/bench/hot-path/run.js`: the request hot path of
  * Portico against hand-written servers doing the same database work (issue "Performance: the
  * request hot path close to a hand-written server").
  *
