@@ -36,6 +36,13 @@ function probes(backend: 'sqlite' | 'postgresql') {
     expect(await res.json()).toMatchObject({ status: 405, code: 'method_not_allowed' });
   });
 
+  it('the probes answer as the router matches them: a trailing slash and any case, and only the probe paths', async () => {
+    for (const path of ['/healthz/', '/HEALTHZ', '/Ready/']) expect((await ref.get(path)).status, path).toBe(200);
+    expect((await ref.get('/healthz/x')).status).toBe(404);
+    const head = await ref.get('/healthz', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+  });
+
   it('an unknown path answers 404 problem+json and every response carries a request id', async () => {
     const res = await ref.get('/no/such/thing', { headers: { 'x-request-id': 'trace-123' } });
     expect(res.status).toBe(404);

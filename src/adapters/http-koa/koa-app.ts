@@ -42,6 +42,9 @@ async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number 
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
+const SESSION_COOKIE_PAIR = `${SESSION_COOKIE}=`;
+/** The identity of a request without credentials, settled once for all of them. */
+const ANONYMOUS_CALLER: Promise<Identity> = Promise.resolve(ANONYMOUS);
 
 /**
  * The Koa application: request id, request log, the single problem+json error mapping, then
@@ -53,13 +56,31 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   app.silent = true;
   const { router, earlyRouter } = routeRouters(options);
   app.use(requestEnvelope(options, options.inFlight ?? { count: 0 }));
-  app.use(earlyRouter.routes());
-  app.use(earlyRouter.allowedMethods());
+  app.use(earlyRoutes(earlyRouter, options.routes.filter((route) => route.early)));
   for (const mw of options.middleware ?? []) app.use(mw);
   if (options.idempotency) app.use(idempotencyMiddleware(options.idempotency, { sessionCookie: SESSION_COOKIE, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/**
+ * The early router's routes and 405s, entered only for the paths it serves when they are all
+ * fixed (the health probes, the live-reload endpoints): matching every request against them
+ * would cost each request a router dispatch. The test is looser than the router's (any case, any
+ * trailing slashes), so every path the router would match reaches it.
+ */
+function earlyRoutes(router: Router, routes: readonly RouteDef[]): Koa.Middleware {
+  const dispatch = router.routes() as Koa.Middleware;
+  const allowed = router.allowedMethods() as Koa.Middleware;
+  const serve: Koa.Middleware = (ctx, next) => dispatch(ctx, () => allowed(ctx, next));
+  if (routes.some((route) => /[:*(]/.test(route.path))) return serve;
+  const paths = new Set(routes.map((route) => fixedPathKey(route.path)));
+  return (ctx, next) => (paths.has(fixedPathKey(ctx.path)) ? serve(ctx, next) : next());
+}
+
+function fixedPathKey(path: string): string {
+  return path.toLowerCase().replace(/\/+$/, '');
 }
 
 /** The routes on two routers: `early` ones served before the plugins' middleware, the others after it. */
@@ -115,6 +136,15 @@ class KoaRequest implements HttpRequest {
     this.session = ctx.state.session as SessionHandle | undefined;
   }
 
+  /**
+   * Neither an Authorization header nor the session cookie, and no session started by this request:
+   * every backend (none, session, bearer, chain) can only answer anonymous, so none is asked.
+   */
+  private withoutCredentials(): boolean {
+    const { authorization, cookie } = this.ctx.req.headers;
+    return authorization === undefined && (cookie === undefined || !cookie.includes(SESSION_COOKIE_PAIR)) && this.ctx.state.sessionChanged !== true;
+  }
+
   get origin(): string {
     return `${this.ctx.protocol}://${this.ctx.host}`;
   }
@@ -138,6 +168,7 @@ class KoaRequest implements HttpRequest {
 
   /** The caller as each backend sees them, resolved at most once per backend for the request. */
   identity(backend?: AuthBackend): Promise<Identity> {
+    if (this.withoutCredentials()) return ANONYMOUS_CALLER;
     this.identities ??= new Map();
     let identity = this.identities.get(backend);
     if (!identity) {

@@ -12,8 +12,14 @@ interface PoolClient {
   releaseConnection(connection: unknown): Promise<unknown>;
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[] }): boolean;
 }
+interface PgQueryConfig {
+  name?: string | undefined;
+  text: string;
+  values?: readonly unknown[];
+  query_timeout?: number;
+}
 interface PgConnection {
-  query(config: { name?: string; text: string; values?: readonly unknown[]; query_timeout?: number }): Promise<{ rows: DriverRow[] }>;
+  query(config: PgQueryConfig): Promise<{ rows: DriverRow[] }>;
   /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
   connectionParameters: { query_timeout?: number | false };
   /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
@@ -94,13 +100,18 @@ export class SqlExecutor {
     try {
       if (this.dialect === 'postgresql') {
         const pg = connection as PgConnection;
-        const deadline = Date.now() + this.readBudget();
+        const budget = this.readBudget();
+        const deadline = Date.now() + budget;
         // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
-        if (!this.inTransaction) await this.limitSession(pg, deadline);
+        if (!this.inTransaction && this.limits && !pg.porticoLimited) await this.limitSession(pg, deadline);
         const { text, name } = pgStatement(sql);
-        const timeout = this.readBudget() > 0 ? { query_timeout: remaining(deadline) } : {};
-        const result = await dropOnReadTimeout(pg, () => pg.query(name ? { name, text, values, ...timeout } : { text, values, ...timeout }));
-        return result.rows;
+        const config: PgQueryConfig = { name, text, values };
+        if (budget > 0) config.query_timeout = remaining(deadline);
+        try {
+          return (await pg.query(config)).rows;
+        } catch (error) {
+          throw droppedOnReadTimeout(pg, error);
+        }
       }
       return await sqliteAll(connection as SqliteConnection, sql, values);
     } finally {
@@ -161,9 +172,14 @@ async function dropOnReadTimeout<T>(pg: PgConnection, run: () => Promise<T>): Pr
   try {
     return await run();
   } catch (error) {
-    if ((error as Error).message === PG_READ_TIMEOUT) pg.connection?.stream?.destroy();
-    throw error;
+    throw droppedOnReadTimeout(pg, error);
   }
+}
+
+/** `error`, after destroying the connection's socket when it is the read timeout. */
+function droppedOnReadTimeout(pg: PgConnection, error: unknown): unknown {
+  if ((error as Error).message === PG_READ_TIMEOUT) pg.connection?.stream?.destroy();
+  return error;
 }
 
 /** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
