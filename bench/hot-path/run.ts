@@ -3,6 +3,10 @@
  * Portico against hand-written servers doing the same database work (issue "Performance: the
  * request hot path close to a hand-written server").
  *
+ * Order: SQLite (the cold start first, on a quiet machine, then its HTTP scenarios), then
+ * PostgreSQL, bulk and login. Each HTTP scenario runs BENCH_ROUNDS rounds on fresh servers, the
+ * sides' order alternating, and reports the medians and each round's ratio.
+ *
  * 1. PostgreSQL: a fresh schema, migrated and seeded by the Portico reference app, plus 10,000
  *    posts and 50,000 comments (raw multi-row inserts); alice logs in for a bearer token. For each
  *    scenario the raw server (`raw-pg-server.ts`: Koa + @koa/router + `pg`, named prepared
@@ -14,12 +18,12 @@
  * 3. Bulk create of 1,000 tags (PostgreSQL): sequential requests with fresh ids, median time.
  * 4. JSON login throughput against the raw argon2id verify rate with the same parameters.
  * 5. Cold start of the reference app (`dist/examples/reference/main.js`) on the existing SQLite
- *    file: spawn → first 200 from `/ready`, and its RSS after 2 s idle.
+ *    file: spawn → first 200 from `/ready`, and its RSS after 2 s idle (median of 5 starts).
  *
  * Prints the tables with the machine line and writes `bench/results/hot-path.{json,md}`. Exits 1
  * when a request failed or the two sides answered differently (after printing everything).
  *
- * Environment: BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
+ * Environment: BENCH_ROUNDS (rounds per HTTP scenario, default 3), BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
  * (default 1), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), HOT_PATH_ONLY
  * (comma-separated sections: postgresql, sqlite, bulk, login, cold).
  */
@@ -50,6 +54,8 @@ function seconds(name: string, fallback: number): number {
 }
 
 const DURATION_SECONDS = seconds('BENCH_DURATION_SECONDS', 3);
+/** Rounds of each HTTP scenario (BENCH_ROUNDS, default 3): medians are reported. */
+const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)) || 3);
 const CONNECTIONS = 16;
 const LOGIN_CONCURRENCY = 4;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -60,7 +66,7 @@ const BULK_TAGS = 1_000;
 const BULK_WARMUP_REQUESTS = 2;
 const BULK_REQUESTS = 10;
 const BULK_REQUEST_TIMEOUT_MS = 30_000;
-const COLD_RUNS = 3;
+const COLD_RUNS = 5;
 const COLD_READY_TIMEOUT_MS = 30_000;
 const IDLE_MS = 2_000;
 const GRAPHQL_QUERY = '{ posts(limit: 50) { id title author { name } comments { body } } }';
@@ -370,8 +376,10 @@ interface HttpResult {
   readonly path: string;
   readonly raw: HotMeasurement;
   readonly portico: HotMeasurement;
-  /** portico req/s ÷ raw req/s. */
+  /** Median Portico req/s ÷ median raw req/s over the rounds. */
   readonly ratio: number;
+  /** Each round's Portico req/s ÷ that round's raw req/s. */
+  readonly roundRatios: readonly number[];
 }
 
 async function sideOf(label: string, base: string, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown }> {
@@ -384,22 +392,51 @@ async function sideOf(label: string, base: string, scenario: Scenario, token: st
   return { measurement, body };
 }
 
+/** The measurement of median throughput among rounds (its latencies with it). */
+function medianRound(rounds: readonly HotMeasurement[]): HotMeasurement {
+  const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as HotMeasurement;
+}
+
+/**
+ * Each scenario ROUNDS times, each round on freshly started servers, the order of the two sides
+ * alternating (raw first in odd rounds, Portico first in even ones), so a drift of the machine
+ * weighs on both. The ratio is the median Portico rate over the median raw rate.
+ */
 async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string, rawDb: string, seeded: Seeded, scenarios: readonly Scenario[]): Promise<HttpResult[]> {
   const results: HttpResult[] = [];
   for (const scenario of scenarios) {
-    process.stderr.write(`${database}: ${scenario.name}\n`);
-    const raw = await withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s.url, scenario, seeded.token));
-    const portico = await withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s.url, scenario, seeded.token), PORTICO_ENV);
     const comparable = scenario.comparable ?? ((body: unknown) => body);
-    compare(`${database} ${scenario.name}`, comparable(raw.body), comparable(portico.body));
+    const raws: HotMeasurement[] = [];
+    const porticos: HotMeasurement[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      process.stderr.write(`${database}: ${scenario.name} (round ${round} of ${ROUNDS})\n`);
+      const rawSide = () => withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s.url, scenario, seeded.token));
+      const porticoSide = () => withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s.url, scenario, seeded.token), PORTICO_ENV);
+      let raw: Awaited<ReturnType<typeof rawSide>>;
+      let portico: Awaited<ReturnType<typeof porticoSide>>;
+      if (round % 2 === 1) {
+        raw = await rawSide();
+        portico = await porticoSide();
+      } else {
+        portico = await porticoSide();
+        raw = await rawSide();
+      }
+      if (round === 1) compare(`${database} ${scenario.name}`, comparable(raw.body), comparable(portico.body));
+      raws.push(raw.measurement);
+      porticos.push(portico.measurement);
+    }
+    const raw = medianRound(raws);
+    const portico = medianRound(porticos);
     results.push({
       name: scenario.name,
       database,
       method: scenario.method,
       path: scenario.path,
-      raw: raw.measurement,
-      portico: portico.measurement,
-      ratio: portico.measurement.requestsPerSecond / raw.measurement.requestsPerSecond,
+      raw,
+      portico,
+      ratio: portico.requestsPerSecond / raw.requestsPerSecond,
+      roundRatios: porticos.map((p, i) => p.requestsPerSecond / (raws[i]?.requestsPerSecond ?? NaN)),
     });
   }
   return results;
@@ -647,6 +684,7 @@ interface Report {
     readonly postgres?: string;
     readonly sqlite: string;
     readonly posts: number;
+    readonly rounds: number;
     readonly comments: number;
     /** 1-minute load average at the start and the end: other work on the machine skews the numbers. */
     readonly loadAverage: { readonly start: number; readonly end: number };
@@ -679,8 +717,8 @@ function sections(report: Report): [string, string[], string[][]][] {
   const out: [string, string[], string[][]][] = [];
   if (report.http.length > 0) {
     out.push([
-      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone`,
-      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw'],
+      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone; ${report.info.rounds} rounds on fresh servers, sides alternating; medians (req/s, and the latencies of that round)`,
+      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round'],
       report.http.map((r) => [
         r.name,
         r.database === 'postgresql' ? 'pg' : 'sqlite',
@@ -691,6 +729,7 @@ function sections(report: Report): [string, string[], string[][]][] {
         f0(r.portico.latencyP50Ms),
         f0(r.portico.latencyP99Ms),
         f2(r.ratio),
+        r.roundRatios.map(f2).join(' '),
       ]),
     ]);
   }
@@ -831,9 +870,6 @@ async function sqliteSections(): Promise<{ http: HttpResult[]; coldStart?: ColdR
     process.stderr.write(`Preparing SQLite file ${file} (Portico migrates and seeds; then ${POSTS} posts and ${COMMENTS} comments) …\n`);
     const { token, aliceId } = await withServer(PORTICO_SERVER, db, (s) => logIn(s.url), PORTICO_ENV);
     await seedSqlite(file, aliceId);
-    const { detail, list } = postScenarios(aliceId);
-    const http = selected('sqlite') ? await runScenarios('sqlite', RAW_SQLITE_SERVER, file, { db, token, aliceId }, [detail, list]) : [];
-
     let cold: ColdResult | undefined;
     if (selected('cold')) {
       process.stderr.write('cold start of the reference app …\n');
@@ -847,6 +883,8 @@ async function sqliteSections(): Promise<{ http: HttpResult[]; coldStart?: ColdR
         medianIdleRssMb: median(runs.map((r) => r.idleRssMb)),
       };
     }
+    const { detail, list } = postScenarios(aliceId);
+    const http = selected('sqlite') ? await runScenarios('sqlite', RAW_SQLITE_SERVER, file, { db, token, aliceId }, [detail, list]) : [];
     return { http, ...(cold ? { coldStart: cold } : {}) };
   });
 }
@@ -854,8 +892,11 @@ async function sqliteSections(): Promise<{ http: HttpResult[]; coldStart?: ColdR
 async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
-  const pgPart = selected('postgresql') || selected('bulk') || selected('login') ? await postgresSections() : undefined;
+  // SQLite first, and in it the cold start before any load: after the PostgreSQL loads the
+  // database keeps the machine busy for a while (checkpoints, autovacuum of the created rows),
+  // which made the cold starts of a full run 100-130 ms slower than the same starts alone.
   const sqlitePart = selected('sqlite') || selected('cold') ? await sqliteSections() : undefined;
+  const pgPart = selected('postgresql') || selected('bulk') || selected('login') ? await postgresSections() : undefined;
   const report: Report = {
     info: {
       date: new Date().toISOString(),
@@ -866,6 +907,7 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       warmupSeconds: WARMUP_SECONDS,
       durationSeconds: DURATION_SECONDS,
+      rounds: ROUNDS,
       ...(pgPart ? { postgres: pgPart.version } : {}),
       sqlite: sqlite3.VERSION,
       posts: POSTS,
