@@ -17,6 +17,9 @@ export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString(
 export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
   private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
+  private lastParent:
+    | { table: string; column: string; limit: number; projection: Projection | undefined; loader: DataLoader<Value, Row[], string> }
+    | undefined;
 
   constructor(
     private readonly store: RecordStore,
@@ -43,6 +46,9 @@ export class Loaders {
   }
 
   byParent(table: string, column: string, limit: number, projection?: Projection): DataLoader<Value, Row[], string> {
+    // A list field asks once per parent row with the same arguments: the last answer is kept.
+    const last = this.lastParent;
+    if (last && last.table === table && last.column === column && last.limit === limit && last.projection === projection) return last.loader;
     const name = projection ? `${table}.${column}.${limit}(${projection.key})` : `${table}.${column}.${limit}`;
     const columns = projection?.columns;
     let loader = this.parents.get(name);
@@ -64,6 +70,7 @@ export class Loaders {
       );
       this.parents.set(name, loader);
     }
+    this.lastParent = { table, column, limit, projection, loader };
     return loader;
   }
 }

@@ -68,3 +68,12 @@ export function decodeRow(model: ModelDef, raw: Record<string, unknown>, columns
   for (const col of columns) out[col.name] = decodeValue(col, raw[col.name]);
   return out;
 }
+
+/**
+ * Decodes, in place, a driver row that holds exactly `columns` (a statement that named them): the
+ * driver's fresh object becomes the row, without a copy per row.
+ */
+export function decodeRowInPlace(raw: Record<string, unknown>, columns: readonly ColumnDef[]): Row {
+  for (const col of columns) raw[col.name] = decodeValue(col, raw[col.name]);
+  return raw as Row;
+}

@@ -8,7 +8,7 @@ import type { Condition, FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
-import { decodeRow, encodeRow, encodeValue } from './sql-codec.js';
+import { decodeRow, decodeRowInPlace, encodeRow, encodeValue } from './sql-codec.js';
 import { SqlExecutor, type StatementLimits } from './sql-executor.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
@@ -132,8 +132,9 @@ export class SqlRecordStore extends BaseRecordStore {
       const where = w ? ` where ${w.sql}` : '';
       const order = query.orderBy && query.orderBy.length > 0 ? ` order by ${orderSql(query.orderBy)}` : '';
       const page = this.page(query);
-      const columns = query.columns ? query.columns.map((name) => columnOf(model, name) as ColumnDef) : undefined;
-      const selected = columns ? columns.map((col) => quote(col.name)).join(', ') : '*';
+      // The columns are always named (never `*`), so each driver row holds exactly them and is decoded in place.
+      const columns = query.columns ? query.columns.map((name) => columnOf(model, name) as ColumnDef) : model.columns;
+      const selected = columns.map((col) => quote(col.name)).join(', ');
       let sql = `select ${selected} from ${quote(model.table)}${where}${order}${page.sql}`;
       let bindings = [...(w?.bindings ?? []), ...page.bindings];
       if (query.perGroup) {
@@ -146,8 +147,8 @@ export class SqlRecordStore extends BaseRecordStore {
         bindings = [...(w?.bindings ?? []), query.perGroup.limit, ...page.bindings];
       }
       const raw = await this.sql.query(sql, bindings);
-      // decodeRow reads the model's columns only, so the window's rank column is left behind.
-      return raw.map((r) => decodeRow(model, r, columns));
+      for (const r of raw) decodeRowInPlace(r, columns);
+      return raw as Row[];
     });
   }
 
