@@ -18,13 +18,17 @@ describe('GraphQL relations into a gated table', () => {
         defineModel('shelf', { id: c.id(), name: c.text() }),
         defineModel('vault', { id: c.id(), label: c.text() }),
         defineModel('book', { id: c.id(), shelf_id: c.fk('shelf'), vault_id: c.fk('vault').nullable(), title: c.text() }),
+        defineModel('room', { id: c.id(), name: c.text() }),
+        defineModel('memo', { id: c.id(), room_id: c.fk('room'), text: c.text() }),
       ],
-    }).use(graphql().expose('book').exposeIf('shelf', () => false).exposeIf('vault', () => false));
+    }).use(graphql().expose('book').expose('room').exposeIf('shelf', () => false).exposeIf('vault', () => false).exposeIf('memo', () => false));
     ({ url } = await app.listen(0));
     const shelf = await app.store.insert('shelf', { name: 'Fiction' });
     const vault = await app.store.insert('vault', { label: 'Rare' });
     await app.store.insert('book', { shelf_id: shelf.id ?? null, vault_id: vault.id ?? null, title: 'Dune' });
     await app.store.insert('book', { shelf_id: shelf.id ?? null, vault_id: null, title: 'Emma' });
+    const room = await app.store.insert('room', { name: 'Attic' });
+    await app.store.insert('memo', { room_id: room.id ?? null, text: 'private' });
   });
   afterAll(async () => app.close());
 
@@ -41,6 +45,15 @@ describe('GraphQL relations into a gated table', () => {
     ]);
     // Emma has no vault: nothing to refuse. Dune's vault is refused.
     expect(body.errors?.map((e) => [e.path, e.extensions?.code])).toEqual([[['books', 0, 'vault'], 'FORBIDDEN']]);
+  });
+
+  it('the rows pointing at a row, in a gated table: the list is refused at its path, with one error', async () => {
+    const body = (await (
+      await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ rooms { name memos { text } } }' }) })
+    ).json()) as { data?: unknown; errors?: { path?: unknown[]; extensions?: { code?: string } }[] };
+    expect(body.errors?.map((e) => [e.path, e.extensions?.code])).toEqual([[['rooms', 0, 'memos'], 'FORBIDDEN']]);
+    // The list is non-null and so is each room: the refusal nulls the whole answer (GraphQL's null propagation).
+    expect(body.data).toBeNull();
   });
 
   it('a gated parent refuses its whole selection, its own child list included', async () => {
