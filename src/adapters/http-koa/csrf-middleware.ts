@@ -56,18 +56,31 @@ function mint(ctx: Koa.Context, options: CsrfOptions): string {
  * Requests with neither form body nor session cookie (bearer or anonymous JSON) are not subject to it.
  */
 export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
+  const unsafe = checkUnsafe(options);
+  // Not async itself: a safe request costs no promise of its own on the way through.
+  return (ctx, next) => {
+    if (!SAFE.has(ctx.method)) return unsafe(ctx, next);
+    // Minted lazily: only a page that renders csrfInput() sets the cookie, so API reads stay cookie-free.
+    let token: string | undefined;
+    let read = false;
+    ctx.state.csrfToken = (): string => {
+      if (!read) {
+        const cookieToken = readCookie(ctx, CSRF_COOKIE);
+        token = valid(options.secret, cookieToken) ? cookieToken : undefined;
+        read = true;
+      }
+      token ??= mint(ctx, options);
+      return token;
+    };
+    return next();
+  };
+}
+
+/** The check of an unsafe request (the token it must echo), and the rotation after a login or logout. */
+function checkUnsafe(options: CsrfOptions): Koa.Middleware {
   return async (ctx, next) => {
     const cookieToken = readCookie(ctx, CSRF_COOKIE);
     const cookieValid = valid(options.secret, cookieToken);
-    if (SAFE.has(ctx.method)) {
-      // Minted lazily: only a page that renders csrfInput() sets the cookie, so API reads stay cookie-free.
-      let token = cookieValid ? cookieToken : undefined;
-      ctx.state.csrfToken = (): string => {
-        token ??= mint(ctx, options);
-        return token;
-      };
-      return next();
-    }
     if (options.exempt.some((prefix) => underPrefix(ctx.path, prefix))) return next();
     const form = isFormRequest(ctx.req);
     const checked =

@@ -16,9 +16,19 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * pass through untouched.
  */
 export function idempotencyMiddleware(requests: IdempotentRequests, options: { sessionCookie: string; bodyLimit?: number }): Koa.Middleware {
-  return async (ctx, next) => {
+  const remembered = rememberedAnswer(requests, options);
+  // Not async itself: a request without the header costs no promise of its own on the way through.
+  return (ctx, next) => {
     const key = ctx.get('idempotency-key');
-    if (!key || !UNSAFE.has(ctx.method)) return next();
+    return key && UNSAFE.has(ctx.method) ? remembered(ctx, next, key) : next();
+  };
+}
+
+function rememberedAnswer(
+  requests: IdempotentRequests,
+  options: { sessionCookie: string; bodyLimit?: number },
+): (ctx: Koa.Context, next: Koa.Next, key: string) => Promise<void> {
+  return async (ctx, next, key) => {
     if (!KEY.test(key)) throw new DomainError('invalid_input', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'invalid' }]);
     const text = await readText(ctx.req, options.bodyLimit);
     const scope = sha256(`${ctx.get('authorization')}\n${ctx.cookies.get(options.sessionCookie) ?? ''}`);

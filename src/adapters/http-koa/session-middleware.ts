@@ -24,7 +24,7 @@ export function sessionMiddleware(sessions: SessionManager, options: SessionMidd
     const handle = new RequestSession(ctx, sessions, cookie);
     ctx.state.session = handle;
     await next();
-    await handle.saveIfChanged();
+    if (handle.changed) await handle.saveIfChanged();
   };
 }
 
@@ -78,6 +78,11 @@ class RequestSession implements SessionHandle {
     this.data = {};
     this.dirty = false;
     setCookie(this.ctx, SESSION_COOKIE, '', { ...this.cookie, maxAge: 0 });
+  }
+
+  /** Whether the handler changed the session's data (then saveIfChanged has work to do). */
+  get changed(): boolean {
+    return this.dirty;
   }
 
   /** After the handler: saves changed data, or starts a session for a flash message left for the next page. */
