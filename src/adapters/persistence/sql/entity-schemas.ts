@@ -21,8 +21,9 @@ const MIKRO_TYPES: Record<ColumnType, string> = {
 
 /**
  * MikroORM entity schemas generated from the registry: one entity per table, named by the
- * table, every column a scalar property with its database name. Host code (and the bench
- * baseline) can use them with MikroORM's EntityManager; Portico's store uses the same connection.
+ * table, every column a scalar property with its database name, for code that wants MikroORM's
+ * EntityManager over Portico's tables (the ORM baseline bench, `bench/baseline-server.ts`).
+ * Portico's own MikroORM instance discovers none (`mikro-orm-database.ts`).
  */
 export function entitySchemas(registry: ModelRegistry): MikroOrmCore.EntitySchema[] {
   return registry.all().map(
