@@ -103,7 +103,7 @@ async function ledger(knex: Knex, exceptions: ExceptionConverter): Promise<strin
   }
 }
 
-async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>, registry: ModelRegistry): Promise<Options> {
+async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>): Promise<Options> {
   const common = {
     // No entity is discovered: Portico's store renders its own SQL on MikroORM's connection and the
     // migrator runs Portico's DDL, so nothing reads MikroORM's metadata, and discovering one
@@ -192,7 +192,7 @@ export async function openSqlDatabase(
   }
   let orm: MikroORM;
   try {
-    orm = await Orm.init(await ormOptions(config, registry));
+    orm = await Orm.init(await ormOptions(config));
   } catch (error) {
     throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   }
