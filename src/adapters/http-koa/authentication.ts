@@ -38,11 +38,21 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return m[1];
 }
 
+/** The identity of a request without credentials, settled once for all of them. */
+const ANONYMOUS_CALLER: Promise<Identity> = Promise.resolve(ANONYMOUS);
+
 /**
  * Resolves the caller. A present but unknown or revoked bearer token answers 401 (it is never
- * silently treated as anonymous); a session without a user is anonymous.
+ * silently treated as anonymous); a session without a user is anonymous. Backends read only the
+ * Authorization header and the session, so a request with neither is anonymous for every backend
+ * and none is asked (a chain of them was several async calls on every anonymous request).
  */
-export async function resolveIdentity(backend: AuthBackend, sources: AuthSources): Promise<Identity> {
+export function resolveIdentity(backend: AuthBackend, sources: AuthSources): Promise<Identity> {
+  if (!sources.authorization && !sources.session) return ANONYMOUS_CALLER;
+  return identify(backend, sources);
+}
+
+async function identify(backend: AuthBackend, sources: AuthSources): Promise<Identity> {
   switch (backend.kind) {
     case 'none':
       return ANONYMOUS;
@@ -59,7 +69,7 @@ export async function resolveIdentity(backend: AuthBackend, sources: AuthSources
     }
     case 'chain':
       for (const b of backend.backends) {
-        const identity = await resolveIdentity(b, sources);
+        const identity = await identify(b, sources);
         if (identity.isAuthenticated) return identity;
       }
       return ANONYMOUS;

@@ -39,6 +39,12 @@ function valid(secret: string, token: string | undefined): token is string {
   return sameSecret(sign(secret, nonce), mac);
 }
 
+/** The request's CSRF cookie when its signature holds. */
+function validCookieToken(ctx: Koa.Context, secret: string): string | undefined {
+  const token = readCookie(ctx, CSRF_COOKIE);
+  return valid(secret, token) ? token : undefined;
+}
+
 /** A fresh signed token, set as the CSRF cookie. */
 function mint(ctx: Koa.Context, options: CsrfOptions): string {
   const nonce = randomBytes(24).toString('base64url');
@@ -65,8 +71,7 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
     let read = false;
     ctx.state.csrfToken = (): string => {
       if (!read) {
-        const cookieToken = readCookie(ctx, CSRF_COOKIE);
-        token = valid(options.secret, cookieToken) ? cookieToken : undefined;
+        token = validCookieToken(ctx, options.secret);
         read = true;
       }
       token ??= mint(ctx, options);
@@ -79,8 +84,6 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
 /** The check of an unsafe request (the token it must echo), and the rotation after a login or logout. */
 function checkUnsafe(options: CsrfOptions): Koa.Middleware {
   return async (ctx, next) => {
-    const cookieToken = readCookie(ctx, CSRF_COOKIE);
-    const cookieValid = valid(options.secret, cookieToken);
     if (options.exempt.some((prefix) => underPrefix(ctx.path, prefix))) return next();
     const form = isFormRequest(ctx.req);
     const checked =
@@ -92,7 +95,8 @@ function checkUnsafe(options: CsrfOptions): Koa.Middleware {
       ctx.state.formBody = fields;
       submitted = fields[CSRF_FIELD];
     }
-    if (!cookieValid || !submitted || !sameSecret(submitted, cookieToken)) {
+    const cookieToken = validCookieToken(ctx, options.secret);
+    if (!cookieToken || !submitted || !sameSecret(submitted, cookieToken)) {
       throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
     }
     ctx.state.csrfToken = () => cookieToken;

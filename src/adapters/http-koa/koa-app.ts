@@ -6,6 +6,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
+import { readCookie } from './cookies.js';
 import { readFormBody, readJsonBody } from './read-body.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
 import { SESSION_COOKIE } from './session-middleware.js';
@@ -42,9 +43,6 @@ async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number 
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
-const SESSION_COOKIE_PAIR = `${SESSION_COOKIE}=`;
-/** The identity of a request without credentials, settled once for all of them. */
-const ANONYMOUS_CALLER: Promise<Identity> = Promise.resolve(ANONYMOUS);
 
 /**
  * The Koa application: request id, request log, the single problem+json error mapping, then
@@ -137,12 +135,12 @@ class KoaRequest implements HttpRequest {
   }
 
   /**
-   * Neither an Authorization header nor the session cookie, and no session started by this request:
-   * every backend (none, session, bearer, chain) can only answer anonymous, so none is asked.
+   * The session as a source of identity: none when the request carries no session cookie and
+   * started no session (a login or logout earlier in the request), as for a WebSocket upgrade.
    */
-  private withoutCredentials(): boolean {
-    const { authorization, cookie } = this.ctx.req.headers;
-    return authorization === undefined && (cookie === undefined || !cookie.includes(SESSION_COOKIE_PAIR)) && this.ctx.state.sessionChanged !== true;
+  private identifyingSession(): SessionHandle | undefined {
+    if (!this.session) return undefined;
+    return this.ctx.state.sessionChanged === true || readCookie(this.ctx, SESSION_COOKIE) !== undefined ? this.session : undefined;
   }
 
   get origin(): string {
@@ -168,11 +166,10 @@ class KoaRequest implements HttpRequest {
 
   /** The caller as each backend sees them, resolved at most once per backend for the request. */
   identity(backend?: AuthBackend): Promise<Identity> {
-    if (this.withoutCredentials()) return ANONYMOUS_CALLER;
     this.identities ??= new Map();
     let identity = this.identities.get(backend);
     if (!identity) {
-      identity = this.identify ? this.identify(backend, { authorization: this.ctx.get('authorization') || undefined, session: this.session }) : Promise.resolve(ANONYMOUS);
+      identity = this.identify ? this.identify(backend, { authorization: this.ctx.get('authorization') || undefined, session: this.identifyingSession() }) : Promise.resolve(ANONYMOUS);
       this.identities.set(backend, identity);
     }
     return identity;

@@ -24,7 +24,7 @@ export function sessionMiddleware(sessions: SessionManager, options: SessionMidd
     const handle = new RequestSession(ctx, sessions, cookie);
     ctx.state.session = handle;
     await next();
-    if (handle.changed) await handle.saveIfChanged();
+    if (handle.changed) await handle.saveChanges();
   };
 }
 
@@ -80,14 +80,13 @@ class RequestSession implements SessionHandle {
     setCookie(this.ctx, SESSION_COOKIE, '', { ...this.cookie, maxAge: 0 });
   }
 
-  /** Whether the handler changed the session's data (then saveIfChanged has work to do). */
+  /** Whether the handler changed the session's data (then `saveChanges` has work to do). */
   get changed(): boolean {
     return this.dirty;
   }
 
-  /** After the handler: saves changed data, or starts a session for a flash message left for the next page. */
-  async saveIfChanged(): Promise<void> {
-    if (!this.dirty) return;
+  /** After a handler that changed it: saves the data, or starts a session for a flash message left for the next page. */
+  async saveChanges(): Promise<void> {
     if (this.record) await this.sessions.save(this.record.id, this.data);
     else if ((this.data.flash ?? []).length > 0) await this.start(null);
   }
