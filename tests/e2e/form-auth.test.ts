@@ -224,4 +224,30 @@ describe('hardening headers', () => {
     await c.form('/auth/login', { username: 'alice', password: 'alice-password-1' });
     expect((await c.request('/')).headers.get('cache-control')).toBe('no-store');
   });
+
+  it('are on error answers too (404, 405, 401, a refused body), and over a route\'s own Cache-Control for a caller with credentials', async () => {
+    const answers = [
+      await client().request('/no/such/page'),
+      await client().request('/api/author/1', { method: 'POST' }),
+      await client().request('/api/post/', { headers: { authorization: 'Bearer not-a-token-at-all-xxxxxxxx' } }),
+      await client().request('/api/tag/', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([404, 405, 401, 415]);
+    for (const res of answers) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    }
+    expect(answers[2]?.headers.get('cache-control')).toBe('no-store');
+    const asset = '/api/docs/swagger-ui.css';
+    expect((await client().request(asset)).headers.get('cache-control')).toBe('public, max-age=3600');
+    expect((await client().request(asset, { headers: { authorization: 'Bearer x' } })).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('are not on the probes, which answer before the plugins\' middleware', async () => {
+    const probe = await client().request('/healthz');
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('x-frame-options')).toBeNull();
+    expect(probe.headers.get('x-request-id')).toMatch(/^[\w.-]+$/);
+  });
 });

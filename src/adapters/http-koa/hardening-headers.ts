@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { readCookie } from './cookies.js';
+import { finishingMiddleware } from './response-finisher.js';
 
 export interface HardeningOptions {
   /** Send HSTS (production behind TLS). */
@@ -11,20 +12,19 @@ export interface HardeningOptions {
  * Hardening headers on every response: nosniff, no framing (X-Frame-Options and CSP
  * frame-ancestors), a same-origin referrer policy, HSTS in production, and `Cache-Control:
  * no-store` whenever the request carried a session cookie or an Authorization header, so no
- * shared cache keeps a personal page.
+ * shared cache keeps a personal page. Set once the response is computed (over the handler's own).
  */
 export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('X-Frame-Options', 'DENY');
-      if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
-      ctx.set('Referrer-Policy', 'same-origin');
-      ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-      if (options.hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-      if (ctx.get('authorization') || readCookie(ctx, options.sessionCookie) !== undefined) ctx.set('Cache-Control', 'no-store');
-    }
-  };
+  return finishingMiddleware((ctx) => {
+    const res = ctx.res;
+    // A handler that wrote its head itself (a stream it flushed) is past changing it.
+    if (res.headersSent) return;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    if (!res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    if (options.hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (ctx.get('authorization') || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
+  });
 }

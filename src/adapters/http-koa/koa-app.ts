@@ -7,9 +7,11 @@ import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 import { toProblem } from './problem-mapping.js';
 import { readCookie } from './cookies.js';
-import { readFormBody, readJsonBody } from './read-body.js';
+import { hasBody, readFormBody, readJsonBody } from './read-body.js';
+import { finishOf, type Finish } from './response-finisher.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
 import { SESSION_COOKIE } from './session-middleware.js';
+import { bucketedRoutes, type BucketRoute } from './route-buckets.js';
 import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
 
 /** Resolves the caller from what the request carries, with `backend` or the app's default. */
@@ -36,11 +38,15 @@ export interface KoaAppOptions {
   readonly idempotency?: IdempotentRequests;
 }
 
-async function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): Promise<unknown> {
-  if (kind === 'json') return readJsonBody(ctx.req, limit);
-  if (kind === 'form') return (ctx.state.formBody as Record<string, string> | undefined) ?? readFormBody(ctx.req, limit);
+/** The route's body, or a promise of it while it is read (at once when the request carries none). */
+function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): unknown {
+  if (kind === 'json') return hasBody(ctx.req) ? readJsonBody(ctx.req, limit) : undefined;
+  if (kind === 'form') return (ctx.state.formBody as Record<string, string> | undefined) ?? (hasBody(ctx.req) ? readFormBody(ctx.req, limit) : {});
   return undefined;
 }
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -53,12 +59,18 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
   app.silent = true;
   const { router, earlyRouter } = routeRouters(options);
-  app.use(requestEnvelope(options, options.inFlight ?? { count: 0 }));
+  const finishes: Finish[] = [];
+  const middleware: Koa.Middleware[] = [];
+  for (const mw of options.middleware ?? []) {
+    const finish = finishOf(mw);
+    if (finish) finishes.push(finish);
+    else middleware.push(mw);
+  }
+  app.use(requestEnvelope(options, options.inFlight ?? { count: 0 }, finishes.reverse()));
   app.use(earlyRoutes(earlyRouter, options.routes.filter((route) => route.early)));
-  for (const mw of options.middleware ?? []) app.use(mw);
+  for (const mw of middleware) app.use(mw);
   if (options.idempotency) app.use(idempotencyMiddleware(options.idempotency, { sessionCookie: SESSION_COOKIE, ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}) }));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(router);
   return app;
 }
 
@@ -81,27 +93,40 @@ function fixedPathKey(path: string): string {
   return path.toLowerCase().replace(/\/+$/, '');
 }
 
-/** The routes on two routers: `early` ones served before the plugins' middleware, the others after it. */
-function routeRouters(options: KoaAppOptions): { router: Router; earlyRouter: Router } {
-  const router = new Router();
+/** The routes: `early` ones served before the plugins' middleware (on their own router), the others after it. */
+function routeRouters(options: KoaAppOptions): { router: Koa.Middleware; earlyRouter: Router } {
   const earlyRouter = new Router();
+  const late: BucketRoute[] = [];
   for (const route of options.routes) {
-    const target = route.early ? earlyRouter : router;
     const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];
-    target.register(route.path, methods, async (ctx) => {
-      const req = await httpRequest(ctx, route, options);
-      writeResponse(ctx, await route.handler(req));
-    });
+    const handler: Koa.Middleware = (ctx) => {
+      if (route.early) ctx.state[SERVED_EARLY] = true;
+      return answer(ctx, route, options);
+    };
+    if (route.early) earlyRouter.register(route.path, methods, handler);
+    else late.push({ path: route.path, methods, handler });
   }
-  return { router, earlyRouter };
+  return { router: bucketedRoutes(late), earlyRouter };
 }
 
-/** What a route handler sees of the Koa request (its body read and limited as the route asks). */
-async function httpRequest(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Promise<HttpRequest> {
+/** Marks a request a route served before the plugins' middleware (which then finishes nothing). */
+const SERVED_EARLY = 'porticoServedEarly';
+
+/**
+ * Runs the route's handler on the neutral request (its body read and limited as the route asks)
+ * and writes its answer; without a body to read, and with a handler that answers at once, nothing
+ * here waits for a promise of its own.
+ */
+function answer(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Promise<void> | void {
   // Watched from before the body is read: a client may leave while it is being read.
   const departure = departureSignal(ctx);
-  const body = await readBody(ctx, route.body, options.bodyLimit);
-  return new KoaRequest(ctx, body, options.identify, departure);
+  const respond = (body: unknown): Promise<void> | void => {
+    const res = route.handler(new KoaRequest(ctx, body, options.identify, departure));
+    if (isThenable(res)) return Promise.resolve(res).then((r) => writeResponse(ctx, r as HttpResponse));
+    writeResponse(ctx, res);
+  };
+  const body = readBody(ctx, route.body, options.bodyLimit);
+  return isThenable(body) ? Promise.resolve(body).then(respond) : respond(body);
 }
 
 /**
@@ -240,7 +265,8 @@ function setBody(ctx: Koa.Context, body: unknown): void {
  * Around every request: counted in flight (so shutdown can wait for it), its id (the caller's
  * when well-formed), the problem+json answer to any error, one log line.
  */
-function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }): Koa.Middleware {
+function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }, finishes: readonly Finish[]): Koa.Middleware {
+  const logRequests = options.logRequests !== false;
   return async (ctx, next) => {
     inFlight.count++;
     try {
@@ -248,7 +274,7 @@ function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }): K
       const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
       ctx.state.requestId = requestId;
       ctx.set('X-Request-Id', requestId);
-      const started = performance.now();
+      const started = logRequests ? performance.now() : 0;
       try {
         await next();
         // Nothing answered (404), or the router found the path under other methods (405 + Allow, 501).
@@ -256,7 +282,15 @@ function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }): K
       } catch (error) {
         answerProblem(ctx, error, requestId, options.logger);
       }
-      if (options.logRequests !== false) {
+      // The plugins' finishing middleware, innermost first, for every request that reached them.
+      if (ctx.state[SERVED_EARLY] !== true) {
+        try {
+          for (const finish of finishes) finish(ctx);
+        } catch (error) {
+          answerProblem(ctx, error, requestId, options.logger);
+        }
+      }
+      if (logRequests) {
         options.logger.info(
           { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
           'request',

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type Koa from 'koa';
 import type { RouteDef } from './http-route.js';
 import { escapeHtml } from './safe-html.js';
+import { finishingMiddleware } from './response-finisher.js';
 
 /** How often an idle event stream gets a comment line, so proxies and browsers keep it open. */
 const HEARTBEAT_MS = 15_000;
@@ -37,8 +38,7 @@ export function injectBeforeBodyEnd(html: string, tag: string): string {
  * (Content-Length follows the new body); streams, encoded bodies and other types pass untouched.
  */
 export function liveReloadInjection(tag: string): Koa.Middleware {
-  return async (ctx, next) => {
-    await next();
+  return finishingMiddleware((ctx) => {
     if (ctx.response.is('html') === false || ctx.response.get('Content-Encoding')) return;
     const body: unknown = ctx.body;
     if (typeof body === 'string') {
@@ -47,7 +47,7 @@ export function liveReloadInjection(tag: string): Koa.Middleware {
       const charset = /;\s*charset=["']?([^"';\s]+)/i.exec(ctx.response.get('Content-Type'))?.[1]?.toLowerCase();
       if (charset === undefined || charset === 'utf-8' || charset === 'utf8') ctx.body = Buffer.from(injectBeforeBodyEnd(body.toString('utf8'), tag), 'utf8');
     }
-  };
+  });
 }
 
 /** The open live-reload event streams: each gets `event: reload` when a watched file changes. */

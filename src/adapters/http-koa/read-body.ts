@@ -7,7 +7,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 const mediaType = (req: IncomingMessage): string => (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

@@ -20,11 +20,11 @@ export interface SessionMiddlewareOptions {
  */
 export function sessionMiddleware(sessions: SessionManager, options: SessionMiddlewareOptions): Koa.Middleware {
   const cookie: CookieFlags = { httpOnly: true, sameSite: 'Lax', secure: options.secure };
-  return async (ctx, next) => {
+  // Not async itself: a request that changes nothing costs no promise of its own on the way back.
+  return (ctx, next) => {
     const handle = new RequestSession(ctx, sessions, cookie);
     ctx.state.session = handle;
-    await next();
-    if (handle.changed) await handle.saveChanges();
+    return next().then(() => (handle.changed ? handle.saveChanges() : undefined));
   };
 }
 

@@ -97,9 +97,9 @@ export class RestPlugin implements Plugin {
       bulkDelete: ctx.get(TOKENS.BulkDelete),
       runAction: ctx.get(TOKENS.RunAction),
       store: ctx.store,
-      throttle: async (resource, identity, req) => {
+      throttle: (resource, identity, req) => {
         const rate = rates.get(resource.model.table);
-        if (rate) await throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate);
+        return rate ? throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate) : undefined;
       },
     });
     for (const route of routes) ctx.route(route);

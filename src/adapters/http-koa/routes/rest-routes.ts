@@ -38,8 +38,8 @@ export interface RestRouteDeps {
   readonly bulkUpdate: BulkUpdate;
   readonly bulkDelete: BulkDelete;
   readonly runAction: RunAction;
-  /** Spends the resource's throttle for this caller (429 when over). */
-  readonly throttle: (resource: RestResource, identity: Identity, req: HttpRequest) => Promise<void>;
+  /** Spends the resource's throttle for this caller (429 when over); undefined at once for a resource without a rate. */
+  readonly throttle: (resource: RestResource, identity: Identity, req: HttpRequest) => Promise<void> | undefined;
 }
 
 /** 405 with the Allow header, as problem+json (SPEC "View scope" 1). */
@@ -131,8 +131,10 @@ function resourceRoutes(deps: RestRouteDeps, resource: RestResource): RouteDef[]
 /** The caller, once the throttle let them through, and the parent of a parent-scoped request. */
 async function admit(scope: ResourceScope, req: HttpRequest): Promise<{ identity: Identity; parent: ParentScope | undefined }> {
   const identity = await req.identity(scope.deps.backend);
-  await scope.deps.throttle(scope.resource, identity, req);
-  const parent = await parentOf(scope, req);
+  // Awaited only where there is something to wait for: a throttled resource, a parent to look up.
+  const throttled = scope.deps.throttle(scope.resource, identity, req);
+  if (throttled) await throttled;
+  const parent = scope.under ? await parentOf(scope, req) : undefined;
   return { identity, parent };
 }
 

@@ -188,13 +188,12 @@ export class SqlRecordStore extends BaseRecordStore {
     return col ? encodeValue(col, id, this.dialect) : id;
   }
 
-  private async run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
+  /** Runs `fn` (an async function: it never throws synchronously), translating the driver's errors. */
+  private run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {
+    return fn().catch((error: unknown) => {
       if (error instanceof DomainError) throw error;
       throw translateSqlError(error, this.dialect, table, operation, this.exceptions) ?? error;
-    }
+    });
   }
 }
 
