@@ -534,6 +534,64 @@ export function recordStoreContract(backend: Backend): void {
       ).rejects.toThrow('outer fails');
       expect(await store.count('writer')).toBe(0);
     });
+
+    // SQL stores only: the in-memory store serialises transactions among themselves but gives the
+    // statements outside them no isolation (it is for tests and throwaway apps).
+    const sqlOnly = (name: string, fn: () => Promise<void>): void => void (backend === 'memory' || it(name, fn));
+    sqlOnly('RS-tx-5 statements outside an open transaction neither see its writes nor run inside it, and all complete', async () => {
+      await writer('before');
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let enter!: () => void;
+      const entered = new Promise<void>((resolve) => (enter = resolve));
+      // Reads in flight when the transaction asks for a connection, and more while it is open.
+      const before = Array.from({ length: 20 }, () => store.count('writer'));
+      const tx = store.transaction(async (inner) => {
+        await inner.insert('writer', { name: 'uncommitted' });
+        enter();
+        await gate;
+        throw new Error('rolled back');
+      });
+      const outside = (async () => {
+        await entered;
+        const seen = await store.count('writer');
+        await store.insert('writer', { name: 'outside' });
+        return [seen, await store.count('writer')];
+      })();
+      const during = entered.then(() => Promise.all(Array.from({ length: 20 }, () => store.find('writer'))));
+      await entered;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      release();
+      await expect(tx).rejects.toThrow('rolled back');
+      expect(await Promise.all(before)).toEqual(Array.from({ length: 20 }, () => 1));
+      expect(await outside).toEqual([1, 2]);
+      for (const rows of await during) expect(rows.map((r) => r.name)).not.toContain('uncommitted');
+      expect((await store.find('writer')).map((r) => r.name).sort()).toEqual(['before', 'outside']);
+    });
+
+    it('RS-tx-6 a transaction is not starved by a steady stream of statements outside it', async () => {
+      await writer('before');
+      let committed = false;
+      const until = Date.now() + 3_000;
+      // Eight callers reading back to back: there is always a statement in flight.
+      const readers = Array.from({ length: 8 }, async () => {
+        let reads = 0;
+        while (!committed && Date.now() < until) {
+          await store.count('writer');
+          reads++;
+        }
+        return reads;
+      });
+      await store.transaction(async (tx) => {
+        await tx.insert('writer', { name: 'in the stream' });
+      });
+      const stillReading = Date.now() < until;
+      committed = true;
+      const reads = await Promise.all(readers);
+      expect(stillReading).toBe(true);
+      expect(reads.every((n) => n > 0)).toBe(true);
+      expect(await store.count('writer')).toBe(2);
+    });
   });
 
   describe('RS-signals', () => {

@@ -8,6 +8,8 @@ type DriverRow = Record<string, unknown>;
 
 /** What knex's client offers for a connection of its pool (a transaction's client hands out the transaction's connection). */
 interface PoolClient {
+  /** tarn's pool: how many acquisitions wait for a connection. */
+  pool?: { numPendingAcquires(): number } | null;
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<unknown>;
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[] }): boolean;
@@ -96,6 +98,7 @@ export class SqlExecutor {
 
   async query(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
     this.client.emit('query', { sql, bindings: values });
+    if (this.dialect === 'sqlite' && !this.inTransaction) return sharedSqlite(this.client).run((connection) => sqliteAll(connection as SqliteConnection, sql, values));
     const connection = await this.client.acquireConnection();
     try {
       if (this.dialect === 'postgresql') {
@@ -233,6 +236,76 @@ async function dropOnReadTimeout<T>(pg: PgConnection, run: () => Promise<T>): Pr
 function droppedOnReadTimeout(pg: PgConnection, error: unknown): unknown {
   if ((error as Error).message === PG_READ_TIMEOUT) pg.connection?.stream?.destroy();
   return error;
+}
+
+/** One lease of the SQLite connection, shared by the statements that joined it. */
+interface Lease {
+  readonly connection: Promise<unknown>;
+  acquired: boolean;
+  users: number;
+}
+
+/**
+ * The SQLite connection, shared by statements outside a transaction. Its pool holds one
+ * connection, and taking it in turn for each statement left the database idle between two
+ * statements while the pool handed it on (about a third of the list's throughput): node-sqlite3
+ * queues the statements it is given on one connection itself, and each runs in autocommit as it
+ * would alone. So a statement joins the lease in use, unless someone else (a transaction, the
+ * migrator) waits for the connection: it then queues behind them for a new lease, and the lease in
+ * use goes back to the pool once its last statement is done; a transaction never sees another
+ * request's statement inside it, and is never starved.
+ */
+class SharedSqlite {
+  private current: Lease | undefined;
+
+  constructor(private readonly client: PoolClient) {}
+
+  async run<T>(use: (connection: unknown) => Promise<T>): Promise<T> {
+    const lease = this.join();
+    try {
+      return await use(await lease.connection);
+    } finally {
+      lease.users--;
+      if (lease.users === 0 && lease.acquired) this.end(lease);
+    }
+  }
+
+  private join(): Lease {
+    const current = this.current;
+    // A lease still waiting for the pool is joined: it is granted in its turn.
+    if (current && (!current.acquired || (this.client.pool?.numPendingAcquires() ?? 0) === 0)) {
+      current.users++;
+      return current;
+    }
+    const lease: Lease = { connection: this.client.acquireConnection(), acquired: false, users: 1 };
+    this.current = lease;
+    lease.connection.then(
+      () => {
+        lease.acquired = true;
+        if (lease.users === 0) this.end(lease);
+      },
+      () => {
+        if (this.current === lease) this.current = undefined;
+      },
+    );
+    return lease;
+  }
+
+  private end(lease: Lease): void {
+    if (this.current === lease) this.current = undefined;
+    void lease.connection.then((connection) => this.client.releaseConnection(connection)).catch(() => undefined);
+  }
+}
+
+const sharedConnections = new WeakMap<PoolClient, SharedSqlite>();
+
+function sharedSqlite(client: PoolClient): SharedSqlite {
+  let shared = sharedConnections.get(client);
+  if (!shared) {
+    shared = new SharedSqlite(client);
+    sharedConnections.set(client, shared);
+  }
+  return shared;
 }
 
 /** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
