@@ -118,7 +118,6 @@ const SERVED_EARLY = 'porticoServedEarly';
  * here waits for a promise of its own.
  */
 function answer(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Promise<void> | void {
-  // Watched from before the body is read: a client may leave while it is being read.
   const departure = departureSignal(ctx);
   const respond = (body: unknown): Promise<void> | void => {
     const res = route.handler(new KoaRequest(ctx, body, options.identify, departure));
@@ -202,25 +201,23 @@ class KoaRequest implements HttpRequest {
 }
 
 /**
- * The signal aborted when the client leaves. Watched from the start (a client may leave while its
- * identity is still being resolved, and a request's own stream reads as destroyed once its body
- * is read, so departure cannot be told afterwards); the AbortController itself is made only for
- * handlers that ask for the signal.
+ * The signal aborted when the client leaves, made when a handler first asks for it: a response
+ * whose connection already closed reads as destroyed (its request's own stream reads as destroyed
+ * once its body is read, so that one cannot tell), and from then on its `close` before the
+ * response finished is the departure. Handlers that never ask cost no listener.
  */
 function departureSignal(ctx: Koa.Context): () => AbortSignal {
   let aborted: AbortController | undefined;
-  let left = false;
-  const leave = () => {
-    if (ctx.res.writableFinished) return;
-    left = true;
-    aborted?.abort(new Error('the client disconnected'));
-  };
-  if (ctx.req.destroyed) leave();
-  else ctx.res.once('close', leave);
   return () => {
     if (!aborted) {
-      aborted = new AbortController();
-      if (left) aborted.abort(new Error('the client disconnected'));
+      const controller = new AbortController();
+      aborted = controller;
+      const res = ctx.res;
+      const leave = (): void => {
+        if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
+      };
+      if (res.destroyed) leave();
+      else res.once('close', leave);
     }
     return aborted.signal;
   };
