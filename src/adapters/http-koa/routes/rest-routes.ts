@@ -196,8 +196,7 @@ function detailHandler(scope: ResourceScope): RouteDef['handler'] {
     const id = rowId(scope, req);
     const { identity, parent } = await admit(scope, req);
     if (method === 'GET') {
-      const params = req.query.include === undefined ? {} : { include: req.query.include };
-      const { include } = parseListQuery(params, { registry: deps.registry, model: resource.model, visible });
+      const include = req.query.include === undefined ? [] : parseListQuery({ include: req.query.include }, { registry: deps.registry, model: resource.model, visible }).include;
       return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include, parent) };
     }
     if (method === 'DELETE') {
