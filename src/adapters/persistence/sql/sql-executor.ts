@@ -8,11 +8,15 @@ type DriverRow = Record<string, unknown>;
 
 /** What knex's client offers for a connection of its pool (a transaction's client hands out the transaction's connection). */
 interface PoolClient {
-  /** tarn's pool: how many acquisitions wait for a connection. */
-  pool?: { numPendingAcquires(): number } | null;
+  /** tarn's pool: how many acquisitions wait for a connection, and its events. */
+  pool?: TarnPool | null;
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<unknown>;
   emit(event: 'query', data: { sql: string; bindings: readonly unknown[] }): boolean;
+}
+interface TarnPool {
+  numPendingAcquires(): number;
+  on(event: 'acquireRequest' | 'poolDestroyRequest', listener: () => void): void;
 }
 interface PgQueryConfig {
   name?: string | undefined;
@@ -25,9 +29,12 @@ interface PgConnection {
   /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
   connectionParameters: { query_timeout?: number | false };
   /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
-  connection?: { stream?: { destroy(): void } };
+  connection?: { stream?: { destroy(): void; destroyed?: boolean } };
   /** The limits this connection's session has been given (set once, by the first statement Portico runs on it). */
   porticoLimited?: boolean;
+  /** Set by knex when the connection failed or ended: the pool discards it. */
+  __knex__disposed?: unknown;
+  _ending?: boolean;
 }
 
 /**
@@ -98,28 +105,41 @@ export class SqlExecutor {
 
   async query(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
     this.client.emit('query', { sql, bindings: values });
-    if (this.dialect === 'sqlite' && !this.inTransaction) return sharedSqlite(this.client).run((connection) => sqliteAll(connection as SqliteConnection, sql, values));
-    const connection = await this.client.acquireConnection();
-    try {
-      if (this.dialect === 'postgresql') {
-        const pg = connection as PgConnection;
-        const budget = this.readBudget();
-        const deadline = Date.now() + budget;
-        // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
-        if (!this.inTransaction && this.limits && !pg.porticoLimited) await this.limitSession(pg, deadline);
-        const { text, name } = pgStatement(sql);
-        const watch = budget > 0 ? readDeadlines.watch(pg, deadline) : undefined;
+    if (!this.inTransaction) {
+      if (this.dialect === 'sqlite') return sharedSqlite(this.client).run((connection) => sqliteAll(connection as SqliteConnection, sql, values));
+      const kept = keptConnections(this.client);
+      if (kept) {
+        const taken = kept.take();
+        const pg = (isPromise(taken) ? await taken : taken) as PgConnection;
         try {
-          return (await pg.query({ name, text, values })).rows;
-        } catch (error) {
-          throw watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error);
+          return await this.pgQuery(pg, sql, values);
         } finally {
-          if (watch) readDeadlines.done(watch);
+          kept.keep(pg);
         }
       }
-      return await sqliteAll(connection as SqliteConnection, sql, values);
+    }
+    const connection = await this.client.acquireConnection();
+    try {
+      return this.dialect === 'postgresql' ? await this.pgQuery(connection as PgConnection, sql, values) : await sqliteAll(connection as SqliteConnection, sql, values);
     } finally {
       await this.client.releaseConnection(connection);
+    }
+  }
+
+  /** One statement on a PostgreSQL connection: named once prepared, within the read deadline. */
+  private async pgQuery(pg: PgConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+    const budget = this.readBudget();
+    const deadline = Date.now() + budget;
+    // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
+    if (!this.inTransaction && this.limits && !pg.porticoLimited) await this.limitSession(pg, deadline);
+    const { text, name } = pgStatement(sql);
+    const watch = budget > 0 ? readDeadlines.watch(pg, deadline) : undefined;
+    try {
+      return (await pg.query({ name, text, values })).rows;
+    } catch (error) {
+      throw watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error);
+    } finally {
+      if (watch) readDeadlines.done(watch);
     }
   }
 
@@ -306,6 +326,88 @@ function sharedSqlite(client: PoolClient): SharedSqlite {
     sharedConnections.set(client, shared);
   }
   return shared;
+}
+
+const isPromise = (value: unknown): value is Promise<unknown> => value instanceof Promise;
+
+/** How long a PostgreSQL connection is kept for the store's next statement before it goes back to the pool. */
+const KEEP_MS = 5;
+
+/**
+ * PostgreSQL connections kept between the store's statements outside a transaction, for a few
+ * milliseconds: the pool's acquisition (knex's async wrapper around tarn's pending operation, its
+ * timeout timer and promises, about 5 kB and 1.5 µs a statement) is paid once for many statements
+ * under load. Kept connections are the pool's "used" ones, so its size still bounds them. As soon
+ * as anyone else asks the pool (a transaction, the migrator) or waits in it, or the pool is being
+ * destroyed, every kept connection goes back at once; one that failed or ended goes back to the
+ * pool, which discards it.
+ */
+class KeptConnections {
+  private readonly kept: PgConnection[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private asking = false;
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly pool: TarnPool,
+  ) {
+    pool.on('acquireRequest', () => {
+      if (!this.asking) this.giveBack();
+    });
+    pool.on('poolDestroyRequest', () => this.giveBack());
+  }
+
+  /** A kept connection that still works, or the pool's next one. */
+  take(): PgConnection | Promise<unknown> {
+    for (let pg = this.kept.pop(); pg; pg = this.kept.pop()) {
+      if (usable(pg)) return pg;
+      this.release(pg);
+    }
+    this.asking = true;
+    try {
+      return this.client.acquireConnection();
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  /** After a statement: kept for the next one, or back to the pool when someone waits there or it no longer works. */
+  keep(pg: PgConnection): void {
+    if (!usable(pg) || this.pool.numPendingAcquires() > 0) {
+      this.release(pg);
+      return;
+    }
+    this.kept.push(pg);
+    this.timer ??= setTimeout(() => this.giveBack(), KEEP_MS);
+  }
+
+  private giveBack(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const pg of this.kept.splice(0)) this.release(pg);
+  }
+
+  private release(pg: PgConnection): void {
+    this.client.releaseConnection(pg).catch(() => undefined);
+  }
+}
+
+function usable(pg: PgConnection): boolean {
+  return !pg.__knex__disposed && !pg._ending && pg.connection?.stream?.destroyed !== true;
+}
+
+const keptByPool = new WeakMap<TarnPool, KeptConnections>();
+
+/** The kept connections of a knex client's current pool (none while it has none). */
+function keptConnections(client: PoolClient): KeptConnections | undefined {
+  const pool = client.pool;
+  if (!pool) return undefined;
+  let kept = keptByPool.get(pool);
+  if (!kept) {
+    kept = new KeptConnections(client, pool);
+    keptByPool.set(pool, kept);
+  }
+  return kept;
 }
 
 /** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
