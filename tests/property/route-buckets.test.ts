@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import fc from 'fast-check';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { bucketedRoutes, type BucketRoute } from '../../src/adapters/http-koa/route-buckets.js';
+import { bucketedRoutes, routerMiddleware, type BucketRoute } from '../../src/adapters/http-koa/route-buckets.js';
 
 /**
  * The split routers answer every request exactly as one @koa/router holding every route does:
@@ -48,9 +48,7 @@ function routesOf(specs: readonly { path: string; methods: string[] }[]): Bucket
 function plainRouter(routes: readonly BucketRoute[]): Koa.Middleware {
   const router = new Router();
   for (const route of routes) router.register(route.path, [...route.methods], route.handler);
-  const dispatch = router.routes() as Koa.Middleware;
-  const allowed = router.allowedMethods() as Koa.Middleware;
-  return (ctx, next) => dispatch(ctx, () => allowed(ctx, next));
+  return routerMiddleware(router);
 }
 
 async function answer(mw: Koa.Middleware, method: string, path: string): Promise<unknown> {

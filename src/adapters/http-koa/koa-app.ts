@@ -11,7 +11,7 @@ import { hasBody, readFormBody, readJsonBody } from './read-body.js';
 import { finishOf, type Finish } from './response-finisher.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
 import { SESSION_COOKIE } from './session-middleware.js';
-import { bucketedRoutes, type BucketRoute } from './route-buckets.js';
+import { bucketedRoutes, routerMiddleware, type BucketRoute } from './route-buckets.js';
 import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
 
 /** Resolves the caller from what the request carries, with `backend` or the app's default. */
@@ -81,9 +81,7 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
  * trailing slashes), so every path the router would match reaches it.
  */
 function earlyRoutes(router: Router, routes: readonly RouteDef[]): Koa.Middleware {
-  const dispatch = router.routes() as Koa.Middleware;
-  const allowed = router.allowedMethods() as Koa.Middleware;
-  const serve: Koa.Middleware = (ctx, next) => dispatch(ctx, () => allowed(ctx, next));
+  const serve = routerMiddleware(router);
   if (routes.some((route) => /[:*(]/.test(route.path))) return serve;
   const paths = new Set(routes.map((route) => fixedPathKey(route.path)));
   return (ctx, next) => (paths.has(fixedPathKey(ctx.path)) ? serve(ctx, next) : next());

@@ -8,6 +8,13 @@ export interface BucketRoute {
   readonly handler: Koa.Middleware;
 }
 
+/** A router's dispatch followed by its 404/405/501 answers (`allowedMethods`), as one middleware. */
+export function routerMiddleware(router: Router): Koa.Middleware {
+  const dispatch = router.routes() as Koa.Middleware;
+  const allowed = router.allowedMethods() as Koa.Middleware;
+  return (ctx, next) => dispatch(ctx, () => allowed(ctx, next));
+}
+
 /** A path segment that matches only its own text (no parameter, wildcard, group or modifier). */
 const STATIC_SEGMENT = /^[^:*(){}?+\\]*$/;
 
@@ -30,9 +37,7 @@ export function bucketedRoutes(routes: readonly BucketRoute[]): Koa.Middleware {
     routes.forEach((route, i) => {
       if (take(keys[i] as RouteKey)) router.register(route.path, [...route.methods], route.handler);
     });
-    const dispatch = router.routes() as Koa.Middleware;
-    const allowed = router.allowedMethods() as Koa.Middleware;
-    return (ctx, next) => dispatch(ctx, () => allowed(ctx, next));
+    return routerMiddleware(router);
   };
   // Routes whose first segment is not fixed text go with every path.
   const anywhere = (key: RouteKey): boolean => key.first === undefined;

@@ -134,13 +134,12 @@ async function admit(scope: ResourceScope, req: HttpRequest): Promise<{ identity
   // Awaited only where there is something to wait for: a throttled resource, a parent to look up.
   const throttled = scope.deps.throttle(scope.resource, identity, req);
   if (throttled) await throttled;
-  const parent = scope.under ? await parentOf(scope, req) : undefined;
+  const parent = scope.under ? await parentOf(scope.deps, scope.under, req) : undefined;
   return { identity, parent };
 }
 
 /** The parent of a parent-scoped request: missing or uncoercible answers 404, never an empty list. */
-async function parentOf({ deps, under }: ResourceScope, req: HttpRequest): Promise<ParentScope | undefined> {
-  if (!under) return undefined;
+async function parentOf(deps: ResourceScope['deps'], under: NonNullable<ResourceScope['under']>, req: HttpRequest): Promise<ParentScope> {
   const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '');
   const parentModel = deps.registry.require(under.parent);
   return { column: under.fk, value: parent[parentModel.primaryKey] ?? null };

@@ -1,41 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
+import { keptConnections } from './pg-kept-connections.js';
+import { readDeadlines } from './pg-read-deadlines.js';
+import type { DriverRow, PgConnection, PoolClient } from './pool-connections.js';
+import { sharedSqlite } from './sqlite-shared-connection.js';
 import { PG_READ_TIMEOUT } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
-type DriverRow = Record<string, unknown>;
-
-/** What knex's client offers for a connection of its pool (a transaction's client hands out the transaction's connection). */
-interface PoolClient {
-  /** tarn's pool: how many acquisitions wait for a connection, and its events. */
-  pool?: TarnPool | null;
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<unknown>;
-  emit(event: 'query', data: { sql: string; bindings: readonly unknown[] }): boolean;
-}
-interface TarnPool {
-  numPendingAcquires(): number;
-  on(event: 'acquireRequest' | 'poolDestroyRequest', listener: () => void): void;
-}
-interface PgQueryConfig {
-  name?: string | undefined;
-  text: string;
-  values?: readonly unknown[];
-  query_timeout?: number;
-}
-interface PgConnection {
-  query(config: PgQueryConfig): Promise<{ rows: DriverRow[] }>;
-  /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
-  connectionParameters: { query_timeout?: number | false };
-  /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
-  connection?: { stream?: { destroy(): void; destroyed?: boolean } };
-  /** The limits this connection's session has been given (set once, by the first statement Portico runs on it). */
-  porticoLimited?: boolean;
-  /** Set by knex when the connection failed or ended: the pool discards it. */
-  __knex__disposed?: unknown;
-  _ending?: boolean;
-}
 
 /**
  * Per-statement limits on PostgreSQL (issue "faults end fast"): the server cancels a long statement
@@ -184,58 +156,6 @@ export class SqlExecutor {
 /** The client's margin over the server's statement timeout before it stops waiting for a reply. */
 const CLIENT_MARGIN_MS = 1_000;
 
-/** How often the statements waiting for their reply are checked against their deadline. */
-const DEADLINE_TICK_MS = 100;
-
-interface Watch {
-  readonly pg: PgConnection;
-  readonly deadline: number;
-  expired: boolean;
-}
-
-/**
- * The client's read deadline of the store's statements: one timer for every statement in flight,
- * instead of node-pg's `query_timeout`, which arms and clears a timer of its own around every
- * statement (about 1.5 µs each on the hot path). A statement still waiting past its deadline
- * (checked every 100 ms) has its connection's socket destroyed, which fails the statement at once
- * and makes the pool discard the connection; the caller sees node-pg's read-timeout error, as
- * before.
- */
-class ReadDeadlines {
-  private readonly waiting = new Set<Watch>();
-  private timer: NodeJS.Timeout | undefined;
-
-  watch(pg: PgConnection, deadline: number): Watch {
-    const watch: Watch = { pg, deadline, expired: false };
-    this.waiting.add(watch);
-    if (!this.timer) {
-      this.timer = setInterval(() => this.sweep(), DEADLINE_TICK_MS);
-      this.timer.unref();
-    }
-    return watch;
-  }
-
-  done(watch: Watch): void {
-    this.waiting.delete(watch);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const watch of this.waiting) {
-      if (watch.deadline > now) continue;
-      this.waiting.delete(watch);
-      watch.expired = true;
-      watch.pg.connection?.stream?.destroy();
-    }
-    if (this.waiting.size === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
-  }
-}
-
-const readDeadlines = new ReadDeadlines();
-
 function remaining(deadline: number): number {
   return Math.max(1, deadline - Date.now());
 }
@@ -258,157 +178,7 @@ function droppedOnReadTimeout(pg: PgConnection, error: unknown): unknown {
   return error;
 }
 
-/** One lease of the SQLite connection, shared by the statements that joined it. */
-interface Lease {
-  readonly connection: Promise<unknown>;
-  acquired: boolean;
-  users: number;
-}
-
-/**
- * The SQLite connection, shared by statements outside a transaction. Its pool holds one
- * connection, and taking it in turn for each statement left the database idle between two
- * statements while the pool handed it on (about a third of the list's throughput): node-sqlite3
- * queues the statements it is given on one connection itself, and each runs in autocommit as it
- * would alone. So a statement joins the lease in use, unless someone else (a transaction, the
- * migrator) waits for the connection: it then queues behind them for a new lease, and the lease in
- * use goes back to the pool once its last statement is done; a transaction never sees another
- * request's statement inside it, and is never starved.
- */
-class SharedSqlite {
-  private current: Lease | undefined;
-
-  constructor(private readonly client: PoolClient) {}
-
-  async run<T>(use: (connection: unknown) => Promise<T>): Promise<T> {
-    const lease = this.join();
-    try {
-      return await use(await lease.connection);
-    } finally {
-      lease.users--;
-      if (lease.users === 0 && lease.acquired) this.end(lease);
-    }
-  }
-
-  private join(): Lease {
-    const current = this.current;
-    // A lease still waiting for the pool is joined: it is granted in its turn.
-    if (current && (!current.acquired || (this.client.pool?.numPendingAcquires() ?? 0) === 0)) {
-      current.users++;
-      return current;
-    }
-    const lease: Lease = { connection: this.client.acquireConnection(), acquired: false, users: 1 };
-    this.current = lease;
-    lease.connection.then(
-      () => {
-        lease.acquired = true;
-        if (lease.users === 0) this.end(lease);
-      },
-      () => {
-        if (this.current === lease) this.current = undefined;
-      },
-    );
-    return lease;
-  }
-
-  private end(lease: Lease): void {
-    if (this.current === lease) this.current = undefined;
-    void lease.connection.then((connection) => this.client.releaseConnection(connection)).catch(() => undefined);
-  }
-}
-
-const sharedConnections = new WeakMap<PoolClient, SharedSqlite>();
-
-function sharedSqlite(client: PoolClient): SharedSqlite {
-  let shared = sharedConnections.get(client);
-  if (!shared) {
-    shared = new SharedSqlite(client);
-    sharedConnections.set(client, shared);
-  }
-  return shared;
-}
-
 const isPromise = (value: unknown): value is Promise<unknown> => value instanceof Promise;
-
-/** How long a PostgreSQL connection is kept for the store's next statement before it goes back to the pool. */
-const KEEP_MS = 5;
-
-/**
- * PostgreSQL connections kept between the store's statements outside a transaction, for a few
- * milliseconds: the pool's acquisition (knex's async wrapper around tarn's pending operation, its
- * timeout timer and promises, about 5 kB and 1.5 µs a statement) is paid once for many statements
- * under load. Kept connections are the pool's "used" ones, so its size still bounds them. As soon
- * as anyone else asks the pool (a transaction, the migrator) or waits in it, or the pool is being
- * destroyed, every kept connection goes back at once; one that failed or ended goes back to the
- * pool, which discards it.
- */
-class KeptConnections {
-  private readonly kept: PgConnection[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private asking = false;
-
-  constructor(
-    private readonly client: PoolClient,
-    private readonly pool: TarnPool,
-  ) {
-    pool.on('acquireRequest', () => {
-      if (!this.asking) this.giveBack();
-    });
-    pool.on('poolDestroyRequest', () => this.giveBack());
-  }
-
-  /** A kept connection that still works, or the pool's next one. */
-  take(): PgConnection | Promise<unknown> {
-    for (let pg = this.kept.pop(); pg; pg = this.kept.pop()) {
-      if (usable(pg)) return pg;
-      this.release(pg);
-    }
-    this.asking = true;
-    try {
-      return this.client.acquireConnection();
-    } finally {
-      this.asking = false;
-    }
-  }
-
-  /** After a statement: kept for the next one, or back to the pool when someone waits there or it no longer works. */
-  keep(pg: PgConnection): void {
-    if (!usable(pg) || this.pool.numPendingAcquires() > 0) {
-      this.release(pg);
-      return;
-    }
-    this.kept.push(pg);
-    this.timer ??= setTimeout(() => this.giveBack(), KEEP_MS);
-  }
-
-  private giveBack(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    for (const pg of this.kept.splice(0)) this.release(pg);
-  }
-
-  private release(pg: PgConnection): void {
-    this.client.releaseConnection(pg).catch(() => undefined);
-  }
-}
-
-function usable(pg: PgConnection): boolean {
-  return !pg.__knex__disposed && !pg._ending && pg.connection?.stream?.destroyed !== true;
-}
-
-const keptByPool = new WeakMap<TarnPool, KeptConnections>();
-
-/** The kept connections of a knex client's current pool (none while it has none). */
-function keptConnections(client: PoolClient): KeptConnections | undefined {
-  const pool = client.pool;
-  if (!pool) return undefined;
-  let kept = keptByPool.get(pool);
-  if (!kept) {
-    kept = new KeptConnections(client, pool);
-    keptByPool.set(pool, kept);
-  }
-  return kept;
-}
 
 /** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
 function sqliteAll(connection: SqliteConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
