@@ -56,14 +56,13 @@ export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpReq
 
 function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
   const { createHandler } = require('graphql-http') as typeof GraphqlHttp;
-  const { requestOf, written, takeWritten } = writtenResults();
-  const handler = createHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
+  const handler = createHandler<GraphqlHttpRequest, WrittenText, GraphqlContext>({
     schema: pipeline.schema,
     execute: (args) => written(args.contextValue as GraphqlContext, executeCompiled(args)),
     formatError: (err) => formatGraphqlError(err as GraphQLError),
     onSubscribe: async (req, params) => {
       const context = await req.raw.context();
-      requestOf.set(context, req.raw);
+      (context as ContextWriting)[WRITTEN] = req.context;
       const prepared = pipeline.prepare(params, context);
       if (!Array.isArray(prepared)) return prepared as never;
       const json = header(req.raw, 'accept')?.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
@@ -71,11 +70,27 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
     },
   });
   return async (req) => {
-    const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
-    const text = takeWritten(req);
+    const written: WrittenText = {};
+    const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: written });
+    const text = written.text;
     return { status: init.status, body: text !== undefined && init.status === 200 ? text : (body ?? null), headers: stringHeaders(init.headers) };
   };
 }
+
+const WRITTEN = Symbol('portico.graphqlWrittenText');
+
+/** Where the text of one request's result goes: made per request, reached from its resolver context. */
+interface WrittenText {
+  text?: string;
+}
+
+/**
+ * The resolver context carries its request's `WrittenText` as a property, not through a WeakMap
+ * keyed by the context: V8's young-generation collector kept such entries, and every row the
+ * context reaches, alive through two collections, so each result was promoted to the old
+ * generation (17 kB a request for 50 posts with their comments; docs/performance.md, "Garbage").
+ */
+type ContextWriting = GraphqlContext & { [WRITTEN]?: WrittenText };
 
 /**
  * Error-free results written as JSON by Portico. graphql-http writes every result with a
@@ -85,31 +100,19 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
  * one (the same text); graphql-http gets `{ data: null }` to frame the answer, and its body is
  * replaced by this text. Results with errors go through graphql-http untouched.
  */
-function writtenResults() {
-  const requestOf = new WeakMap<GraphqlContext, GraphqlHttpRequest>();
-  const texts = new WeakMap<GraphqlHttpRequest, string>();
-  const keep = (context: GraphqlContext, result: ExecutionResult): ExecutionResult => {
-    const req = requestOf.get(context);
-    if (!req || result.errors !== undefined || 'incremental' in result) return result;
-    let text: string;
-    try {
-      text = JSON.stringify(result);
-    } catch {
-      return result; // graphql-http reports what JSON cannot write, as before
-    }
-    texts.set(req, text);
-    return { data: null };
-  };
-  return {
-    requestOf,
-    written: (context: GraphqlContext, result: ExecutionResult | Promise<ExecutionResult>): ExecutionResult | Promise<ExecutionResult> =>
-      result instanceof Promise ? result.then((r) => keep(context, r)) : keep(context, result),
-    takeWritten: (req: GraphqlHttpRequest): string | undefined => {
-      const text = texts.get(req);
-      texts.delete(req);
-      return text;
-    },
-  };
+function written(context: GraphqlContext, result: ExecutionResult | Promise<ExecutionResult>): ExecutionResult | Promise<ExecutionResult> {
+  return result instanceof Promise ? result.then((r) => keep(context, r)) : keep(context, result);
+}
+
+function keep(context: GraphqlContext, result: ExecutionResult): ExecutionResult {
+  const target = (context as ContextWriting)[WRITTEN];
+  if (!target || result.errors !== undefined || 'incremental' in result) return result;
+  try {
+    target.text = JSON.stringify(result);
+  } catch {
+    return result; // graphql-http reports what JSON cannot write, as before
+  }
+  return { data: null };
 }
 
 /**

@@ -11,7 +11,12 @@ function fakeKnex() {
   let pending = 0;
   const connection = () => {
     const id = ++made;
-    return { id, connectionParameters: {}, query: async () => ({ rows: [{ id }] }) } as Record<string, unknown>;
+    return {
+      id,
+      connectionParameters: {},
+      // node-pg's callback form, answered asynchronously as a socket would.
+      query: (_config: unknown, callback: (error: Error | null, result: { rows: unknown[] }) => void) => void setImmediate(() => callback(null, { rows: [{ id }] })),
+    } as Record<string, unknown>;
   };
   const pool = {
     numPendingAcquires: () => pending,

@@ -3,7 +3,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { keptConnections } from './pg-kept-connections.js';
 import { readDeadlines } from './pg-read-deadlines.js';
-import type { DriverRow, PgConnection, PoolClient } from './pool-connections.js';
+import { pgRows, type DriverRow, type PgConnection, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
 import { PG_READ_TIMEOUT } from './sql-error-translation.js';
 
@@ -107,7 +107,7 @@ export class SqlExecutor {
     const { text, name } = pgStatement(sql);
     const watch = budget > 0 ? readDeadlines.watch(pg, deadline) : undefined;
     try {
-      return (await pg.query({ name, text, values })).rows;
+      return await pgRows(pg, { name, text, values });
     } catch (error) {
       throw watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error);
     } finally {
@@ -148,7 +148,7 @@ export class SqlExecutor {
     const limits = this.limits;
     if (!limits || pg.porticoLimited) return;
     const text = `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`;
-    await dropOnReadTimeout(pg, () => pg.query(this.readBudget() > 0 ? { text, query_timeout: remaining(deadline) } : { text }));
+    await dropOnReadTimeout(pg, () => pgRows(pg, this.readBudget() > 0 ? { text, query_timeout: remaining(deadline) } : { text }));
     pg.porticoLimited = true;
   }
 }
