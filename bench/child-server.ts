@@ -3,6 +3,7 @@
  * waits for its `READY <port>` line, and stops it with SIGTERM (SIGKILL if it lingers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const START_TIMEOUT_MS = 60_000;
@@ -11,7 +12,24 @@ const STOP_TIMEOUT_MS = 10_000;
 /** A running bench server. */
 export interface ChildServer {
   readonly url: string;
+  /** CPU time (user + system) the server process has used so far, in µs; undefined where /proc is not there. */
+  cpuMicros(): number | undefined;
   stop(): Promise<void>;
+}
+
+/** Linux's clock tick (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICK_MICROS = 10_000;
+
+/** utime + stime of a process from /proc/<pid>/stat (fields 14 and 15, after the command name). */
+function processCpuMicros(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -49,7 +67,7 @@ export async function startChildServer(script: string, dbFile: string, env: Read
       reject(error);
     });
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}`, cpuMicros: () => processCpuMicros(child.pid), stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -131,6 +131,8 @@ async function withServer<T>(script: string, db: string, use: (server: ChildServ
 /** One autocannon measurement, with the median latency too. */
 interface HotMeasurement extends Measurement {
   readonly latencyP50Ms: number;
+  /** The server process's CPU time (user + system) per request over the measured window, in µs (undefined without /proc). */
+  readonly cpuMicrosPerRequest?: number;
 }
 
 interface RequestShape {
@@ -159,12 +161,15 @@ function assertClean(label: string, result: autocannon.Result): void {
 }
 
 /** Warms `url` up (numbers discarded), then measures it for DURATION_SECONDS. */
-async function measureLoad(label: string, url: string, request: RequestShape, connections = CONNECTIONS): Promise<HotMeasurement> {
+async function measureLoad(label: string, url: string, request: RequestShape, connections = CONNECTIONS, cpuMicros?: () => number | undefined): Promise<HotMeasurement> {
   process.stderr.write(`  ${label} …\n`);
   assertClean(`${label} (warm-up)`, await fire(url, WARMUP_SECONDS, connections, request));
+  const cpuBefore = cpuMicros?.();
   const result = await fire(url, DURATION_SECONDS, connections, request);
+  const cpuAfter = cpuMicros?.();
   assertClean(label, result);
   return {
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMicrosPerRequest: (cpuAfter - cpuBefore) / result.requests.total } : {}),
     requestsPerSecond: result.requests.total / (result.duration || DURATION_SECONDS),
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
@@ -381,14 +386,17 @@ interface HttpResult {
   readonly ratio: number;
   /** Each round's Portico req/s ÷ that round's raw req/s. */
   readonly roundRatios: readonly number[];
+  /** Median over the rounds of each side's server CPU µs per request (NaN without /proc). */
+  readonly rawCpuMicros: number;
+  readonly porticoCpuMicros: number;
 }
 
-async function sideOf(label: string, base: string, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown }> {
-  const url = `${base}${scenario.path}`;
+async function sideOf(label: string, server: ChildServer, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown }> {
+  const url = `${server.url}${scenario.path}`;
   const shape = shapeOf(scenario, token);
   const body = await checkOnce(label, url, scenario, shape);
   await checkRefused(label, url, scenario, shape);
-  const measurement = await measureLoad(label, url, shape);
+  const measurement = await measureLoad(label, url, shape, CONNECTIONS, () => server.cpuMicros());
   await checkOnce(`${label} (after the load)`, url, scenario, shape);
   return { measurement, body };
 }
@@ -412,8 +420,8 @@ async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string
     const porticos: HotMeasurement[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       process.stderr.write(`${database}: ${scenario.name} (round ${round} of ${ROUNDS})\n`);
-      const rawSide = () => withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s.url, scenario, seeded.token));
-      const porticoSide = () => withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s.url, scenario, seeded.token), PORTICO_ENV);
+      const rawSide = () => withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s, scenario, seeded.token));
+      const porticoSide = () => withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s, scenario, seeded.token), PORTICO_ENV);
       let raw: Awaited<ReturnType<typeof rawSide>>;
       let portico: Awaited<ReturnType<typeof porticoSide>>;
       if (round % 2 === 1) {
@@ -438,6 +446,8 @@ async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string
       portico,
       ratio: portico.requestsPerSecond / raw.requestsPerSecond,
       roundRatios: porticos.map((p, i) => p.requestsPerSecond / (raws[i]?.requestsPerSecond ?? NaN)),
+      rawCpuMicros: median(raws.map((m) => m.cpuMicrosPerRequest ?? NaN)),
+      porticoCpuMicros: median(porticos.map((m) => m.cpuMicrosPerRequest ?? NaN)),
     });
   }
   return results;
@@ -712,14 +722,15 @@ function markdownTable(headers: readonly string[], rows: readonly (readonly stri
 const f0 = (n: number): string => n.toFixed(0);
 const f1 = (n: number): string => n.toFixed(1);
 const f2 = (n: number): string => n.toFixed(2);
+const orDash = (format: (n: number) => string, n: number): string => (Number.isFinite(n) ? format(n) : '—');
 
 /** The report as sections of [title, headers, rows]. */
 function sections(report: Report): [string, string[], string[][]][] {
   const out: [string, string[], string[][]][] = [];
   if (report.http.length > 0) {
     out.push([
-      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone; ${report.info.rounds} rounds on fresh servers, sides alternating; medians (req/s, and the latencies of that round)`,
-      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round'],
+      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone; ${report.info.rounds} rounds on fresh servers, sides alternating; medians (req/s, and the latencies of that round); CPU µs/req is the server process's CPU time per request over the measured window (median of the rounds), and CPU raw/Portico their ratio`,
+      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round', 'Raw CPU µs/req', 'Portico CPU µs/req', 'CPU raw/Portico'],
       report.http.map((r) => [
         r.name,
         r.database === 'postgresql' ? 'pg' : 'sqlite',
@@ -731,6 +742,9 @@ function sections(report: Report): [string, string[], string[][]][] {
         f0(r.portico.latencyP99Ms),
         f2(r.ratio),
         r.roundRatios.map(f2).join(' '),
+        orDash(f0, r.rawCpuMicros),
+        orDash(f0, r.porticoCpuMicros),
+        orDash(f2, r.rawCpuMicros / r.porticoCpuMicros),
       ]),
     ]);
   }
