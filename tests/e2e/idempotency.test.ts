@@ -32,6 +32,27 @@ function idempotency(backend: 'sqlite' | 'postgresql'): void {
     expect(await named('idem-one')).toBe(1);
   });
 
+  it('a JSON answer of more than 2 kB (written as bytes) is replayed byte for byte, with its type and length', async () => {
+    const bio = 'Ünïcødé bio, long enough to be written as bytes. '.repeat(60);
+    const first = await send('/api/author/', 'POST', { name: 'idem-large', bio }, 'key-large');
+    expect(first.status).toBe(201);
+    const body = await first.text();
+    expect(body.length).toBeGreaterThan(2048);
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(first.headers.get('content-length'))).toBe(Buffer.byteLength(body));
+    expect((JSON.parse(body) as { bio: string }).bio).toBe(bio);
+    const retry = await send('/api/author/', 'POST', { name: 'idem-large', bio }, 'key-large');
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await retry.text()).toBe(body);
+    const id = (JSON.parse(body) as { id: number }).id;
+    const head = await fetch(`${ref.url}/api/author/${id}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(await (await fetch(`${ref.url}/api/author/${id}`)).text()));
+    expect(await head.text()).toBe('');
+    expect(await named('idem-large')).toBe(1);
+  });
+
   it('the same key with another body answers 422 and does nothing', async () => {
     await (await send('/api/author/', 'POST', { name: 'idem-two' }, 'key-two')).text();
     const reused = await send('/api/author/', 'POST', { name: 'idem-other' }, 'key-two');

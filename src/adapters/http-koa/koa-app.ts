@@ -231,21 +231,22 @@ function writeResponse(ctx: Koa.Context, res: HttpResponse): void {
 }
 
 /**
- * Sets the body; a plain object or array is written as its JSON text, with the type and length
- * Koa gives it. Koa would tell such a body from the web bodies it also takes (`ReadableStream`,
- * `Blob`, `Response`) with `instanceof`, and Node's first read of the global `Response` loads its
- * fetch implementation (undici, some 5 MB of memory) for the life of the process. Anything else
- * (text, a Buffer, a stream, a value JSON.stringify refuses) goes to Koa as it is.
- */
-/**
  * From this length a JSON body goes to Koa as its UTF-8 bytes. Kept as a string until the
  * response was written, a large body was promoted to V8's old generation with the request's
  * other objects (12.5 kB a request for a REST list of 50 posts, and 63 µs a request in
- * scavenges; 3.7 kB and 47 µs as bytes, which live outside the JavaScript heap: docs/performance.md,
- * "Garbage"). A small one is cheaper as a string: Node writes it in one piece with the headers.
+ * scavenges; 3.5-3.7 kB and 42-47 µs as bytes, which live outside the JavaScript heap:
+ * docs/performance.md, "Garbage"). A small one is cheaper as a string: Node writes it in one piece with the headers.
  */
 const BUFFERED_JSON = 2048;
 
+/**
+ * Sets the body; a plain object or array is written as its JSON text (as bytes from
+ * `BUFFERED_JSON` characters), with the type and length Koa gives it. Koa would tell such a body
+ * from the web bodies it also takes (`ReadableStream`, `Blob`, `Response`) with `instanceof`, and
+ * Node's first read of the global `Response` loads its fetch implementation (undici, some 5 MB of
+ * memory) for the life of the process. Anything else (text, a Buffer, a stream, a value
+ * JSON.stringify refuses) goes to Koa as it is.
+ */
 function setBody(ctx: Koa.Context, body: unknown): void {
   const proto: unknown = body !== null && typeof body === 'object' ? Object.getPrototypeOf(body) : undefined;
   if (Array.isArray(body) || proto === Object.prototype || proto === null) {
