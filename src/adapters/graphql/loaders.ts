@@ -1,7 +1,12 @@
-import DataLoader from 'dataloader';
+import { createRequire } from 'node:module';
+import type DataLoader from 'dataloader';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Projection } from './selected-columns.js';
+
+/** dataloader, loaded with the first request that reads a relation (the schema is built without it). */
+let dataLoaderClass: typeof DataLoader | undefined;
+const loaderClass = (): typeof DataLoader => (dataLoaderClass ??= createRequire(import.meta.url)('dataloader') as typeof DataLoader);
 
 /** A map key for a column value (Dates by instant). */
 export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
@@ -30,7 +35,8 @@ export class Loaders {
   byId(table: string): DataLoader<Value, Row | null, string> {
     let loader = this.ids.get(table);
     if (!loader) {
-      loader = new DataLoader<Value, Row | null, string>(
+      const Loader = loaderClass();
+      loader = new Loader<Value, Row | null, string>(
         async (keys) => {
           this.signal?.throwIfAborted();
           const rows = await this.store.getManyByIds(table, [...keys]);
@@ -53,7 +59,8 @@ export class Loaders {
     const columns = projection?.columns;
     let loader = this.parents.get(name);
     if (!loader) {
-      loader = new DataLoader<Value, Row[], string>(
+      const Loader = loaderClass();
+      loader = new Loader<Value, Row[], string>(
         async (keys) => {
           this.signal?.throwIfAborted();
           const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns } : {}) });

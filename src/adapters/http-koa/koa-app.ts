@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Router from '@koa/router';
-import Koa from 'koa';
+import type Router from '@koa/router';
+import type Koa from 'koa';
 import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
@@ -12,6 +12,7 @@ import { finishOf, type Finish } from './response-finisher.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
 import { SESSION_COOKIE } from './session-middleware.js';
 import { bucketedRoutes, routerMiddleware, type BucketRoute } from './route-buckets.js';
+import { KoaApplication, KoaRouter } from './commonjs-packages.js';
 import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
 
 /** Resolves the caller from what the request carries, with `backend` or the app's default. */
@@ -56,7 +57,7 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
  * method 405 with `Allow`, both as problem+json.
  */
 export function buildKoaApp(options: KoaAppOptions): Koa {
-  const app = new Koa({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
+  const app = new KoaApplication({ proxy: (options.trustedProxyHops ?? 0) > 0, maxIpsCount: options.trustedProxyHops ?? 0 });
   app.silent = true;
   const { router, earlyRouter } = routeRouters(options);
   const finishes: Finish[] = [];
@@ -93,7 +94,7 @@ function fixedPathKey(path: string): string {
 
 /** The routes: `early` ones served before the plugins' middleware (on their own router), the others after it. */
 function routeRouters(options: KoaAppOptions): { router: Koa.Middleware; earlyRouter: Router } {
-  const earlyRouter = new Router();
+  const earlyRouter = new KoaRouter();
   const late: BucketRoute[] = [];
   for (const route of options.routes) {
     const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import getRawBody from 'raw-body';
+import { readRawBody } from './commonjs-packages.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 
 /** The largest request body Portico reads (DESIGN §3 "writes": over 1 MiB answers 413). */
@@ -32,7 +32,7 @@ async function readTextOnce(req: IncomingMessage, limit: number): Promise<string
   const length = req.headers['content-length'];
   let bytes: Buffer;
   try {
-    bytes = await getRawBody(req, { limit, ...(length ? { length } : {}) });
+    bytes = await readRawBody(req, { limit, ...(length ? { length } : {}) });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
       throw new DomainError('payload_too_large', `the body is larger than ${limit} bytes`);

@@ -1,5 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type Koa from 'koa';
+import { KoaRouter } from './commonjs-packages.js';
 
 /** A route as the router registers it. */
 export interface BucketRoute {
@@ -33,7 +34,7 @@ export function bucketedRoutes(routes: readonly BucketRoute[]): Koa.Middleware {
   const keys = routes.map((route) => routeKey(route.path));
   const firsts = new Set(keys.flatMap((key) => (key.first === undefined ? [] : [key.first])));
   const build = (take: (key: RouteKey) => boolean): Koa.Middleware => {
-    const router = new Router();
+    const router = new KoaRouter();
     routes.forEach((route, i) => {
       if (take(keys[i] as RouteKey)) router.register(route.path, [...route.methods], route.handler);
     });
