@@ -251,6 +251,13 @@ export function recordStoreContract(backend: Backend): void {
         { id: 1, writer_id: x?.id, title: 'x1' },
         { id: 2, writer_id: y?.id, title: 'y1' },
       ]);
+      // withoutKey: exactly the columns named, the key only when named; the cut and the order still use it.
+      expect(await store.find('article', { columns: ['title', 'writer_id'], withoutKey: true, perGroup: { column: 'writer_id', limit: 1 } })).toEqual([
+        { writer_id: x?.id, title: 'x1' },
+        { writer_id: y?.id, title: 'y1' },
+      ]);
+      expect(await store.find('article', { columns: ['title'], withoutKey: true, orderBy: [{ column: 'id', direction: 'desc' }], limit: 2 })).toEqual([{ title: 'x2' }, { title: 'y1' }]);
+      expect(await store.find('article', { columns: ['id', 'title'], withoutKey: true, where: { column: 'id', op: 'eq', value: 3 } })).toEqual([{ id: 3, title: 'x2' }]);
       await expect(store.find('article', { columns: ['nope'] })).rejects.toMatchObject({ code: 'invalid_input' });
       await expect(store.getById('article', 1, { columns: ['password'] })).rejects.toMatchObject({ code: 'invalid_input' });
     });

@@ -86,16 +86,18 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
     const sent = await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: query }), 200);
     expect(sent).toHaveLength(3);
-    // Lists read the columns the selection uses (and the keys); rows by key are read whole (every column, named).
-    const selectList = (table: string) =>
-      /^select (.*?) from/
-        .exec(sent.find((s) => s.includes(` from "${table}"`) || s.includes(` from \`${table}\``)) ?? '')?.[1]
-        ?.replace(/[`"]/g, '')
-        .split(', ')
-        .sort();
-    expect(selectList('post')).toEqual(['author_id', 'id', 'title']);
-    expect(selectList('comment')).toEqual(['body', 'id', 'post_id']);
-    expect(selectList('author')).toEqual(['bio', 'email', 'id', 'name', 'secret_note']);
+    // Lists read the columns the selection uses (a child list its parent key, and its own key only
+    // when selected); rows by key are read whole (every column, named).
+    expect(selectList(sent, 'post')).toEqual(['author_id', 'id', 'title']);
+    expect(selectList(sent, 'comment')).toEqual(['body', 'post_id']);
+    expect(selectList(sent, 'author')).toEqual(['bio', 'email', 'id', 'name', 'secret_note']);
+    const withIds = JSON.stringify({ query: '{ posts(limit: 2) { id comments { id body } } }' });
+    const res = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: withIds });
+    const first = ((await res.json()) as { data: { posts: { id: string; comments: { id: string; body: string }[] }[] } }).data.posts[0];
+    expect(first?.comments.length).toBeGreaterThan(0);
+    expect(first?.comments.every((c) => /^\d+$/.test(c.id) && typeof c.body === 'string')).toBe(true);
+    const keyed = await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: withIds }), 200);
+    expect(selectList(keyed, 'comment')).toEqual(['body', 'id', 'post_id']);
   });
 
   it('JSON login: the user, last_login and the token, 3 statements around the hash (no transaction)', async () => {
@@ -112,5 +114,13 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
   });
 }
 
+
+/** The sorted select list of the statement in `sent` that reads `table`. */
+const selectList = (sent: readonly string[], table: string): string[] | undefined =>
+  /^select (.*?) from/
+    .exec(sent.find((s) => s.includes(` from "${table}"`) || s.includes(` from \`${table}\``)) ?? '')?.[1]
+    ?.replace(/[`"]/g, '')
+    .split(', ')
+    .sort();
 describe('statement counts on SQLite', () => statementCounts('sqlite'));
 describe.skipIf(!pg)('statement counts on PostgreSQL', () => statementCounts('postgresql'));

@@ -63,7 +63,8 @@ export class Loaders {
       loader = new Loader<Value, Row[], string>(
         async (keys) => {
           this.signal?.throwIfAborted();
-          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns } : {}) });
+          // A projection names every column the selection reads (the key too, when it is read): nothing else is fetched.
+          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns, withoutKey: true } : {}) });
           const groups = new Map<string, Row[]>();
           for (const row of rows) {
             const k = keyOf(row[column]);

@@ -198,15 +198,15 @@ export abstract class BaseRecordStore implements RecordStore {
       ...(query.limit !== undefined && !(pinned && query.limit >= 1) ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
       ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
       ...(query.perGroup ? { perGroup: { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) } } : {}),
-      ...this.projection(model, query.columns),
+      ...this.projection(model, query.columns, query.withoutKey),
     });
   }
 
-  /** The columns a projected read asks for, checked, with the primary key and without repeats (nothing: every column). */
-  private projection(model: ModelDef, columns: readonly string[] | undefined): { columns?: readonly string[] } {
+  /** The columns a projected read asks for, checked, with the primary key (unless `withoutKey`) and without repeats (nothing: every column). */
+  private projection(model: ModelDef, columns: readonly string[] | undefined, withoutKey = false): { columns?: readonly string[] } {
     if (columns === undefined) return {};
     for (const name of columns) this.column(model, name);
-    return { columns: [...new Set([model.primaryKey, ...columns])] };
+    return { columns: [...new Set(withoutKey ? columns : [model.primaryKey, ...columns])] };
   }
 
   async findReferenced(table: string, column: string, where: Condition): Promise<Row[]> {

@@ -30,10 +30,17 @@ export interface FindQuery {
    */
   readonly perGroup?: { readonly column: string; readonly limit: number };
   /**
-   * Read only these columns (the primary key always comes too): the rows carry no other column.
-   * For readers that know what they will use (GraphQL reads what the query selects).
+   * Read only these columns (the primary key always comes too, unless `withoutKey`): the rows
+   * carry no other column. For readers that know what they will use (GraphQL reads what the
+   * query selects).
    */
   readonly columns?: readonly string[];
+  /**
+   * With `columns`: the rows carry exactly those columns, the primary key only when they name it.
+   * For a read whose rows are never told apart by their key (a GraphQL child list that selects no
+   * key): a key read and parsed on every row is work for nothing.
+   */
+  readonly withoutKey?: boolean;
 }
 
 /** Shorthand constructors for conditions. */
