@@ -258,6 +258,7 @@ export function recordStoreContract(backend: Backend): void {
       ]);
       expect(await store.find('article', { columns: ['title'], withoutKey: true, orderBy: [{ column: 'id', direction: 'desc' }], limit: 2 })).toEqual([{ title: 'x2' }, { title: 'y1' }]);
       expect(await store.find('article', { columns: ['id', 'title'], withoutKey: true, where: { column: 'id', op: 'eq', value: 3 } })).toEqual([{ id: 3, title: 'x2' }]);
+      expect(await store.find('article', { columns: [], withoutKey: true, where: { column: 'id', op: 'eq', value: 3 } })).toEqual([{ id: 3 }]);
       await expect(store.find('article', { columns: ['nope'] })).rejects.toMatchObject({ code: 'invalid_input' });
       await expect(store.getById('article', 1, { columns: ['password'] })).rejects.toMatchObject({ code: 'invalid_input' });
     });

@@ -202,11 +202,15 @@ export abstract class BaseRecordStore implements RecordStore {
     });
   }
 
-  /** The columns a projected read asks for, checked, with the primary key (unless `withoutKey`) and without repeats (nothing: every column). */
+  /**
+   * The columns a projected read asks for, checked, with the primary key (unless `withoutKey` and
+   * some column is named: a row is never read with no column at all) and without repeats
+   * (nothing: every column).
+   */
   private projection(model: ModelDef, columns: readonly string[] | undefined, withoutKey = false): { columns?: readonly string[] } {
     if (columns === undefined) return {};
     for (const name of columns) this.column(model, name);
-    return { columns: [...new Set(withoutKey ? columns : [model.primaryKey, ...columns])] };
+    return { columns: [...new Set(withoutKey && columns.length > 0 ? columns : [model.primaryKey, ...columns])] };
   }
 
   async findReferenced(table: string, column: string, where: Condition): Promise<Row[]> {

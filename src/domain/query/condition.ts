@@ -36,7 +36,8 @@ export interface FindQuery {
    */
   readonly columns?: readonly string[];
   /**
-   * With `columns`: the rows carry exactly those columns, the primary key only when they name it.
+   * With `columns`: the rows carry exactly those columns, the primary key only when they name it
+   * (or when they name none).
    * For a read whose rows are never told apart by their key (a GraphQL child list that selects no
    * key): a key read and parsed on every row is work for nothing.
    */
