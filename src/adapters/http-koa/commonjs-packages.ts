@@ -13,5 +13,7 @@ import type getRawBody from 'raw-body';
 const require = createRequire(import.meta.url);
 
 export const KoaApplication = require('koa') as typeof Koa;
-export const KoaRouter: typeof Router = (require('@koa/router') as { Router: typeof Router }).Router;
+const router = require('@koa/router') as typeof Router & { Router?: typeof Router };
+/** @koa/router's class (its CommonJS build exports it as the module and as `Router`). */
+export const KoaRouter: typeof Router = router.Router ?? router;
 export const readRawBody = require('raw-body') as typeof getRawBody;
