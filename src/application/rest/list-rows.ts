@@ -26,7 +26,7 @@ export class ListRows {
     const table = resource.model.table;
     const [count, rows] = await Promise.all([
       this.store.count(table, where),
-      this.store.find(table, { ...(where ? { where } : {}), orderBy: query.orderBy, limit: Math.min(query.limit, 1000), offset: query.offset }),
+      this.store.find(table, { orderBy: query.orderBy, limit: Math.min(query.limit, 1000), offset: query.offset, ...(where ? { where } : {}) }),
     ]);
     const results = await this.hydrate.execute(resource, rows, query.include);
     return { count, results: query.fields ? results.map((r) => project(r, query.fields as readonly string[], query.include)) : results };

@@ -46,7 +46,8 @@ export function writableFields(surface: WriteSurface, body: unknown, index?: num
 
 /** Adds the server-set columns of a create (the model's `setOnCreate`), and the parent key of a parent-scoped one. */
 export function withServerFields(model: ModelDef, identity: Identity, row: Row, parent?: ParentScope): Row {
-  const out = { ...row };
+  // `Object.assign`, not a spread: the copy gains properties below (a slow transition in V8 for a spread copy).
+  const out: Row = Object.assign({}, row);
   if (parent) out[parent.column] = parent.value;
   for (const [column, fn] of Object.entries(model.setOnCreate)) out[column] = fn(identity);
   return out;
