@@ -98,6 +98,14 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     expect(first?.comments.every((c) => /^\d+$/.test(c.id) && typeof c.body === 'string')).toBe(true);
     const keyed = await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: withIds }), 200);
     expect(selectList(keyed, 'comment')).toEqual(['body', 'id', 'post_id']);
+    // A child list whose own children are selected reads its key for them, selected or not.
+    const nested = JSON.stringify({ query: '{ authors(limit: 1) { posts(limit: 1) { title comments { body } } } }' });
+    const deep = await counted(() => fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: nested }), 200);
+    expect(selectList(deep, 'post')).toEqual(['author_id', 'id', 'title']);
+    expect(selectList(deep, 'comment')).toEqual(['body', 'post_id']);
+    const answer = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: nested });
+    const post = ((await answer.json()) as { data: { authors: { posts: { title: string; comments: { body: string }[] }[] }[] } }).data.authors[0]?.posts[0];
+    expect(post?.comments.length).toBeGreaterThan(0);
   });
 
   it('JSON login: the user, last_login and the token, 3 statements around the hash (no transaction)', async () => {
