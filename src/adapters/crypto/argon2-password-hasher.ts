@@ -3,11 +3,12 @@ import type * as Argon2 from '@node-rs/argon2';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 /**
- * @node-rs/argon2 (a native addon: about 6 ms and 3.5 MB of memory to load) is loaded with the
- * first hash or verify, not at start: most processes of an app never sign anyone in.
+ * Loaded at start, not on first use (which would save about 6 ms and 3.5 MB): a native addon that
+ * fails to load must stop the app at start, not turn every later login into a refused password
+ * (`verify` answers false on any error). Required rather than imported, as `commonjs-packages.ts`
+ * explains.
  */
-let argon2: typeof Argon2 | undefined;
-const lib = (): typeof Argon2 => (argon2 ??= createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
+const { hash, verify } = createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2;
 
 /** argon2id with the OWASP parameters: m=19456 KiB, t=2, p=1 (DESIGN §1). */
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
@@ -20,11 +21,11 @@ const DIGEST_BYTES = 32;
 /** Hashes with @node-rs/argon2 (work runs on libuv's thread pool, not the event loop). */
 export class Argon2PasswordHasher implements PasswordHasher {
   hash(password: string): Promise<string> {
-    return lib().hash(password, ARGON2_OPTIONS);
+    return hash(password, ARGON2_OPTIONS);
   }
   async verify(encoded: string, password: string): Promise<boolean> {
     try {
-      return await lib().verify(encoded, password);
+      return await verify(encoded, password);
     } catch {
       return false;
     }
