@@ -25,6 +25,6 @@ export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     if (options.hsts) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (ctx.get('authorization') || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
+    if (ctx.req.headers.authorization || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
   });
 }

@@ -136,7 +136,6 @@ class KoaRequest implements HttpRequest {
   readonly method: string;
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;
-  readonly query: Readonly<Record<string, string | string[] | undefined>>;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly requestId: string;
   readonly session: SessionHandle | undefined;
@@ -151,7 +150,6 @@ class KoaRequest implements HttpRequest {
     this.method = ctx.method;
     this.path = ctx.path;
     this.params = ctx.params as Record<string, string>;
-    this.query = ctx.query;
     this.headers = ctx.headers;
     this.requestId = ctx.state.requestId as string;
     this.session = ctx.state.session as SessionHandle | undefined;
@@ -164,6 +162,11 @@ class KoaRequest implements HttpRequest {
   private identifyingSession(): SessionHandle | undefined {
     if (!this.session) return undefined;
     return this.ctx.state.sessionChanged === true || readCookie(this.ctx, SESSION_COOKIE) !== undefined ? this.session : undefined;
+  }
+
+  /** The query string's parameters (Koa parses them when first read). */
+  get query(): Readonly<Record<string, string | string[] | undefined>> {
+    return this.ctx.query;
   }
 
   get origin(): string {
@@ -259,12 +262,17 @@ function setBody(ctx: Koa.Context, body: unknown): void {
     }
     if (text !== undefined) {
       // What `ctx.type = 'json'` sets, without Koa's MIME lookup on every response.
-      if (!/\bjson\b/i.test(ctx.type)) ctx.set('Content-Type', 'application/json; charset=utf-8');
+      if (!ctx.res.headersSent && !isJsonType(ctx.res.getHeader('content-type'))) ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
       ctx.body = text.length < BUFFERED_JSON ? text : Buffer.from(text);
       return;
     }
   }
   ctx.body = body;
+}
+
+/** Whether a Content-Type header names a JSON media type (`application/json`, `application/problem+json`, …). */
+function isJsonType(type: unknown): boolean {
+  return typeof type === 'string' && /\bjson\b/i.test(type.split(';', 1)[0] as string);
 }
 
 /**
@@ -276,10 +284,10 @@ function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }, fi
   return async (ctx, next) => {
     inFlight.count++;
     try {
-      const incoming = ctx.get('x-request-id');
-      const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      const incoming = ctx.req.headers['x-request-id'];
+      const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       ctx.state.requestId = requestId;
-      ctx.set('X-Request-Id', requestId);
+      ctx.res.setHeader('X-Request-Id', requestId);
       const started = logRequests ? performance.now() : 0;
       try {
         await next();

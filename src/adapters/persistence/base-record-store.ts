@@ -20,6 +20,7 @@ const TEXT_OPS = new Set(['iexact', 'contains', 'icontains', 'startswith']);
 /** A literal default as a row's own value: objects (JSON, dates) copied, primitives as they are (structuredClone costs 0.2 µs even for `false`). */
 const copyOf = (value: Value): Value => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
 const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A one-statement write outside a transaction: committed as it is made, so its deliveries need not be held. */
 const ATOMIC = { atomic: true } as const;
 
@@ -193,15 +194,18 @@ export abstract class BaseRecordStore implements RecordStore {
     const pinned = filter !== undefined && !query.orderBy?.length && query.offset === undefined && pinnedValue(filter, model.primaryKey) !== undefined;
     const orderBy = query.orderBy && query.orderBy.length > 0 ? query.orderBy : pinned ? [] : [byKey];
     const where = this.live(model, filter, query);
-    return this.rawFind(model, {
+    // Built by assignment: optional members spread in from `{}` cost each read a fresh shape.
+    const raw: Mutable<FindQuery> = {
       // Which rows make a group's first `limit` must not depend on how the store breaks ties.
       orderBy: query.perGroup && !orderBy.some((t) => t.column === model.primaryKey) ? [...orderBy, byKey] : orderBy,
-      ...(where ? { where } : {}),
-      ...(query.limit !== undefined && !(pinned && query.limit >= 1) ? { limit: Math.max(0, Math.floor(query.limit)) } : {}),
-      ...(query.offset !== undefined ? { offset: Math.max(0, Math.floor(query.offset)) } : {}),
-      ...(query.perGroup ? { perGroup: { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) } } : {}),
-      ...this.projection(model, query.columns, query.withoutKey),
-    });
+    };
+    if (where) raw.where = where;
+    if (query.limit !== undefined && !(pinned && query.limit >= 1)) raw.limit = Math.max(0, Math.floor(query.limit));
+    if (query.offset !== undefined) raw.offset = Math.max(0, Math.floor(query.offset));
+    if (query.perGroup) raw.perGroup = { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) };
+    const columns = this.projection(model, query.columns, query.withoutKey).columns;
+    if (columns) raw.columns = columns;
+    return this.rawFind(model, raw);
   }
 
   /**

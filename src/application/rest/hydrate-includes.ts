@@ -26,7 +26,7 @@ export class HydrateIncludes {
 
   async execute(resource: RestResource, rows: readonly Row[], include: readonly (readonly string[])[]): Promise<Presented[]> {
     const out: Presented[] = rows.map((row) => presentRow(resource.model, row, resource.policy, resource.config, true));
-    await this.hydrate(resource.model, rows, out, include);
+    if (include.length > 0) await this.hydrate(resource.model, rows, out, include);
     return out;
   }
 

@@ -10,8 +10,19 @@ export interface SqlFragment {
   readonly bindings: unknown[];
 }
 
+/** Quoted identifiers by name: the registry's names are few and quoted on every statement. */
+const quoted = new Map<string, string>();
+const MAX_QUOTED = 10_000;
+
 /** Quotes an identifier (names are validated by the registry, quoting is belt and braces). */
-export const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+export function quote(name: string): string {
+  let q = quoted.get(name);
+  if (q === undefined) {
+    q = `"${name.replace(/"/g, '""')}"`;
+    if (quoted.size < MAX_QUOTED) quoted.set(name, q);
+  }
+  return q;
+}
 
 const COMPARE = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 

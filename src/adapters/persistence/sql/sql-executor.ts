@@ -75,21 +75,31 @@ export class SqlExecutor {
     this.client = (db as unknown as { client: PoolClient }).client;
   }
 
-  async query(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
-    this.client.emit('query', { sql, bindings: values });
-    if (!this.inTransaction) {
-      if (this.dialect === 'sqlite') return sharedSqlite(this.client).run((connection) => sqliteAll(connection as SqliteConnection, sql, values));
-      const kept = keptConnections(this.client);
-      if (kept) {
-        const taken = kept.take();
-        const pg = (isPromise(taken) ? await taken : taken) as PgConnection;
-        try {
-          return await this.pgQuery(pg, sql, values);
-        } finally {
-          kept.keep(pg);
+  /**
+   * Runs one statement. Outside a transaction on PostgreSQL it goes on a kept connection (one the
+   * last statement gave back within a few milliseconds) or the pool's next one, and the connection
+   * is kept again as soon as the driver answers: one promise a statement, no async frame of its own.
+   */
+  query(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+    try {
+      this.client.emit('query', { sql, bindings: values });
+      if (!this.inTransaction) {
+        if (this.dialect === 'sqlite') return sharedSqlite(this.client).run((connection) => sqliteAll(connection as SqliteConnection, sql, values));
+        const kept = keptConnections(this.client);
+        if (kept) {
+          const taken = kept.take();
+          if (!isPromise(taken)) return this.pgQuery(taken as PgConnection, sql, values, () => kept.keep(taken as PgConnection));
+          return taken.then((pg) => this.pgQuery(pg as PgConnection, sql, values, () => kept.keep(pg as PgConnection)));
         }
       }
+      return this.pooledQuery(sql, values);
+    } catch (error) {
+      return Promise.reject(error);
     }
+  }
+
+  /** One statement on a connection acquired from the pool (the transaction's, inside one) and released after it. */
+  private async pooledQuery(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
     const connection = await this.client.acquireConnection();
     try {
       return this.dialect === 'postgresql' ? await this.pgQuery(connection as PgConnection, sql, values) : await sqliteAll(connection as SqliteConnection, sql, values);
@@ -98,21 +108,47 @@ export class SqlExecutor {
     }
   }
 
-  /** One statement on a PostgreSQL connection: named once prepared, within the read deadline. */
-  private async pgQuery(pg: PgConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+  /**
+   * One statement on a PostgreSQL connection: named once prepared, within the read deadline.
+   * `settled` runs once the connection is done with it (answered, failed, or never sent).
+   */
+  private pgQuery(pg: PgConnection, sql: string, values: readonly unknown[], settled?: () => void): Promise<DriverRow[]> {
     const budget = this.readBudget();
-    const deadline = Date.now() + budget;
     // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
-    if (!this.inTransaction && this.limits && !pg.porticoLimited) await this.limitSession(pg, deadline);
-    const { text, name } = pgStatement(sql);
-    const watch = budget > 0 ? readDeadlines.watch(pg, deadline) : undefined;
-    try {
-      return await pgRows(pg, { name, text, values });
-    } catch (error) {
-      throw watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error);
-    } finally {
-      if (watch) readDeadlines.done(watch);
+    if (!this.inTransaction && this.limits && !pg.porticoLimited) {
+      return this.limitSession(pg, Date.now() + budget).then(
+        () => this.pgStatementRows(pg, sql, values, budget, settled),
+        (error: unknown) => {
+          settled?.();
+          throw error;
+        },
+      );
     }
+    return this.pgStatementRows(pg, sql, values, budget, settled);
+  }
+
+  /**
+   * The statement's rows through node-pg's callback form (see `pgRows`), watched by the read
+   * deadline when there is one.
+   */
+  private pgStatementRows(pg: PgConnection, sql: string, values: readonly unknown[], budget: number, settled: (() => void) | undefined): Promise<DriverRow[]> {
+    const { text, name } = pgStatement(sql);
+    const watch = budget > 0 ? readDeadlines.watch(pg, Date.now() + budget) : undefined;
+    return new Promise<DriverRow[]>((resolve, reject) => {
+      const done = (error: Error | null, result?: { rows: DriverRow[] }): void => {
+        if (watch) readDeadlines.done(watch);
+        // The error first: a read timeout destroys the connection, which is then not kept.
+        const failure = error ? (watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error)) : undefined;
+        settled?.();
+        if (failure !== undefined) reject(failure);
+        else resolve((result as { rows: DriverRow[] }).rows);
+      };
+      try {
+        pg.query({ name, text, values }, done);
+      } catch (error) {
+        done(error as Error);
+      }
+    });
   }
 
   /**

@@ -126,30 +126,33 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
-  protected rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
-    return this.run(model.table, 'read', async () => {
+  protected async rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
+    // Not through `run`: the read every request makes saves its extra promise and closure.
+    try {
       const w = query.where ? conditionSql(model, query.where, this.dialect) : undefined;
       const where = w ? ` where ${w.sql}` : '';
       const order = query.orderBy && query.orderBy.length > 0 ? ` order by ${orderSql(query.orderBy)}` : '';
-      const page = this.page(query);
       // The columns are always named (never `*`), so each driver row holds exactly them and is decoded in place.
       const columns = query.columns ? query.columns.map((name) => columnOf(model, name) as ColumnDef) : model.columns;
-      const selected = columns.map((col) => quote(col.name)).join(', ');
-      let sql = `select ${selected} from ${quote(model.table)}${where}${order}${page.sql}`;
-      let bindings = [...(w?.bindings ?? []), ...page.bindings];
+      const selected = query.columns ? selectList(columns) : everyColumn(model);
+      const bindings: unknown[] = w ? w.bindings : [];
+      let sql: string;
       if (query.perGroup) {
         // At most `limit` rows per group, numbered inside their group by a window function (SQLite >= 3.25,
         // PostgreSQL); the outer query keeps the first ones, then orders and pages the whole result.
         const within = orderSql(query.orderBy && query.orderBy.length > 0 ? query.orderBy : [{ column: model.primaryKey, direction: 'asc' }]);
         sql =
           `select ${selected} from (select t.*, row_number() over (partition by ${quote(query.perGroup.column)} order by ${within}) as ${quote(RANK)}` +
-          ` from ${quote(model.table)} t${where}) ranked where ${quote(RANK)} <= ?${order}${page.sql}`;
-        bindings = [...(w?.bindings ?? []), query.perGroup.limit, ...page.bindings];
+          ` from ${quote(model.table)} t${where}) ranked where ${quote(RANK)} <= ?${order}${this.page(query, bindings, query.perGroup.limit)}`;
+      } else {
+        sql = `select ${selected} from ${quote(model.table)}${where}${order}${this.page(query, bindings)}`;
       }
       const raw = await this.sql.query(sql, bindings);
       for (const r of raw) decodeRowInPlace(r, columns);
       return raw as Row[];
-    });
+    } catch (error) {
+      throw this.translated(error, model.table, 'read');
+    }
   }
 
   protected rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
@@ -172,15 +175,18 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
-  /** LIMIT/OFFSET; SQLite needs a LIMIT before an OFFSET (-1: no limit). */
-  private page(query: FindQuery): { sql: string; bindings: unknown[] } {
+  /**
+   * LIMIT/OFFSET; SQLite needs a LIMIT before an OFFSET (-1: no limit). Appends their bindings to
+   * `bindings` (after `first`, when given: a value bound before them) and returns the SQL.
+   */
+  private page(query: FindQuery, bindings: unknown[], first?: unknown): string {
+    if (first !== undefined) bindings.push(first);
     const offset = query.offset !== undefined && query.offset > 0 ? query.offset : undefined;
-    if (query.limit === undefined && offset === undefined) return { sql: '', bindings: [] };
+    if (query.limit === undefined && offset === undefined) return '';
     const limit = query.limit ?? (this.dialect === 'sqlite' ? -1 : undefined);
-    return {
-      sql: `${limit !== undefined ? ' limit ?' : ''}${offset !== undefined ? ' offset ?' : ''}`,
-      bindings: [...(limit !== undefined ? [limit] : []), ...(offset !== undefined ? [offset] : [])],
-    };
+    if (limit !== undefined) bindings.push(limit);
+    if (offset !== undefined) bindings.push(offset);
+    return `${limit !== undefined ? ' limit ?' : ''}${offset !== undefined ? ' offset ?' : ''}`;
   }
 
   private key(model: ModelDef, id: Value): unknown {
@@ -191,10 +197,31 @@ export class SqlRecordStore extends BaseRecordStore {
   /** Runs `fn` (an async function: it never throws synchronously), translating the driver's errors. */
   private run<T>(table: string, operation: Operation, fn: () => Promise<T>): Promise<T> {
     return fn().catch((error: unknown) => {
-      if (error instanceof DomainError) throw error;
-      throw translateSqlError(error, this.dialect, table, operation, this.exceptions) ?? error;
+      throw this.translated(error, table, operation);
     });
   }
+
+  /** The port's error for a driver's: domain errors as they are, the rest translated when known. */
+  private translated(error: unknown, table: string, operation: Operation): unknown {
+    if (error instanceof DomainError) return error;
+    return translateSqlError(error, this.dialect, table, operation, this.exceptions) ?? error;
+  }
+}
+
+/** Each model's full select list, quoted once (by its column list: what the list is made of). */
+const everyColumnList = new WeakMap<readonly ColumnDef[], string>();
+
+function everyColumn(model: ModelDef): string {
+  let list = everyColumnList.get(model.columns);
+  if (list === undefined) {
+    list = selectList(model.columns);
+    everyColumnList.set(model.columns, list);
+  }
+  return list;
+}
+
+function selectList(columns: readonly ColumnDef[]): string {
+  return columns.map((col) => quote(col.name)).join(', ');
 }
 
 /** Rows one INSERT may carry: every row binds at most one parameter per column. */
