@@ -114,26 +114,28 @@ export class SqlExecutor {
    */
   private pgQuery(pg: PgConnection, sql: string, values: readonly unknown[], settled?: () => void): Promise<DriverRow[]> {
     const budget = this.readBudget();
+    // One deadline for the session's limits (the connection's first statement) and the statement.
+    const deadline = budget > 0 ? Date.now() + budget : 0;
     // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
     if (!this.inTransaction && this.limits && !pg.porticoLimited) {
-      return this.limitSession(pg, Date.now() + budget).then(
-        () => this.pgStatementRows(pg, sql, values, budget, settled),
+      return this.limitSession(pg, deadline).then(
+        () => this.pgStatementRows(pg, sql, values, deadline, settled),
         (error: unknown) => {
           settled?.();
           throw error;
         },
       );
     }
-    return this.pgStatementRows(pg, sql, values, budget, settled);
+    return this.pgStatementRows(pg, sql, values, deadline, settled);
   }
 
   /**
    * The statement's rows through node-pg's callback form (see `pgRows`), watched by the read
-   * deadline when there is one.
+   * deadline when there is one (0: none).
    */
-  private pgStatementRows(pg: PgConnection, sql: string, values: readonly unknown[], budget: number, settled: (() => void) | undefined): Promise<DriverRow[]> {
+  private pgStatementRows(pg: PgConnection, sql: string, values: readonly unknown[], deadline: number, settled: (() => void) | undefined): Promise<DriverRow[]> {
     const { text, name } = pgStatement(sql);
-    const watch = budget > 0 ? readDeadlines.watch(pg, Date.now() + budget) : undefined;
+    const watch = deadline > 0 ? readDeadlines.watch(pg, deadline) : undefined;
     return new Promise<DriverRow[]>((resolve, reject) => {
       const done = (error: Error | null, result?: { rows: DriverRow[] }): void => {
         if (watch) readDeadlines.done(watch);
