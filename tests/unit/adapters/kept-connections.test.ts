@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SqlExecutor } from '../../../src/adapters/persistence/sql/sql-executor.js';
 
 /** A knex client over a fake tarn pool of fake PostgreSQL connections, recording what the pool sees. */
-function fakeKnex() {
+function fakeKnex(fails: (text: string) => boolean = () => false) {
   const events = new EventEmitter();
   const log: string[] = [];
   let made = 0;
@@ -15,7 +15,8 @@ function fakeKnex() {
       id,
       connectionParameters: {},
       // node-pg's callback form, answered asynchronously as a socket would.
-      query: (_config: unknown, callback: (error: Error | null, result: { rows: unknown[] }) => void) => void setImmediate(() => callback(null, { rows: [{ id }] })),
+      query: (config: { text: string }, callback: (error: Error | null, result: { rows: unknown[] }) => void) =>
+        void setImmediate(() => (fails(config.text) ? callback(new Error(`refused: ${config.text}`), { rows: [] }) : callback(null, { rows: [{ id }] }))),
     } as Record<string, unknown>;
   };
   const pool = {
@@ -91,5 +92,30 @@ describe('PostgreSQL connections kept between statements', () => {
     expect(await sql.query('select 1', [])).toEqual([{ id: 2 }]);
     await sleep(0);
     expect(log.slice(0, 3)).toEqual(['acquire 1', 'release 1', 'acquire 2']);
+  });
+
+  it('a statement the server refuses leaves its connection kept, not lost', async () => {
+    const { db, log } = fakeKnex((text) => text.startsWith('select 2'));
+    const sql = new SqlExecutor(db, 'postgresql');
+    await expect(sql.query('select 2', [])).rejects.toThrow('refused: select 2');
+    expect(await sql.query('select 1', [])).toEqual([{ id: 1 }]);
+    expect(log).toEqual(['acquire 1']);
+    await sleep(30);
+    expect(log).toEqual(['acquire 1', 'release 1']);
+  });
+
+  it("a connection whose session limits fail to apply is not lost either, and the next statement sets them first", async () => {
+    let refuse = true;
+    const texts: string[] = [];
+    const { db, log } = fakeKnex((text) => {
+      texts.push(text);
+      return text.startsWith('set ') && refuse;
+    });
+    const sql = new SqlExecutor(db, 'postgresql', { statementTimeoutMs: 1_000, lockTimeoutMs: 500 });
+    await expect(sql.query('select 1', [])).rejects.toThrow(/refused: set statement_timeout/);
+    refuse = false;
+    expect(await sql.query('select 1', [])).toEqual([{ id: 1 }]);
+    expect(log).toEqual(['acquire 1']);
+    expect(texts.map((t) => t.split(' ')[0])).toEqual(['set', 'set', 'select']);
   });
 });
