@@ -104,7 +104,7 @@ describe('PostgreSQL connections kept between statements', () => {
     expect(log).toEqual(['acquire 1', 'release 1']);
   });
 
-  it("a connection whose session limits fail to apply is not lost either, and the next statement sets them first", async () => {
+  it('a connection whose session limits fail to apply is not lost either, and the next statement sets them first', async () => {
     let refuse = true;
     const texts: string[] = [];
     const { db, log } = fakeKnex((text) => {
