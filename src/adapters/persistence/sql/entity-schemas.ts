@@ -3,8 +3,6 @@ import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ColumnType } from '../../../domain/model/types.js';
 import { mikroOrmCore } from './mikro-orm-core.js';
 
-const { EntitySchema } = mikroOrmCore;
-
 const MIKRO_TYPES: Record<ColumnType, string> = {
   int: 'integer',
   bigint: 'bigint',
@@ -26,6 +24,7 @@ const MIKRO_TYPES: Record<ColumnType, string> = {
  * Portico's own MikroORM instance discovers none (`mikro-orm-database.ts`).
  */
 export function entitySchemas(registry: ModelRegistry): MikroOrmCore.EntitySchema[] {
+  const { EntitySchema } = mikroOrmCore();
   return registry.all().map(
     (model) =>
       new EntitySchema({

@@ -15,12 +15,14 @@ import { describeDatabase, type DatabaseConfig } from '../database-url.js';
 import { quote } from './condition-sql.js';
 import { createTableSql, orderByDependencies } from './ddl.js';
 import { mikroOrmCore } from './mikro-orm-core.js';
+import { createKnex, lazyExceptionConverter } from './sql-connection.js';
 import { convertDriverError } from './sql-error-translation.js';
 import { finalizeStatements } from './sql-executor.js';
 
 // The driver and migration packages are required on first use, for the reason `mikro-orm-core.ts` gives.
 const require = createRequire(import.meta.url);
-const { MikroORM: Orm, TableNotFoundException } = mikroOrmCore;
+
+type SqlConfig = Extract<DatabaseConfig, { kind: 'sql' }>;
 
 /** Lifts the per-request statement and lock timeouts for the rest of a transaction (schema changes). */
 const UNLIMITED = ['set local statement_timeout = 0', 'set local lock_timeout = 0'];
@@ -47,9 +49,10 @@ export async function whileSchemasVanish<T>(work: () => Promise<T>): Promise<T> 
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
 export const MIGRATION_LEDGER = 'fw_migrations';
 
-/** An open SQL database: the MikroORM instance, its knex connection and the migrator. */
+/** An open SQL database: its knex connection, MikroORM on it and the migrator. */
 export interface SqlDatabase extends MigrationSource {
-  readonly orm: MikroORM;
+  /** MikroORM on this database's connection, made on first call. */
+  orm(): Promise<MikroORM>;
   readonly knex: Knex;
   readonly dialect: Dialect;
   /** MikroORM's reading of this dialect's driver errors (its platform's ExceptionConverter). */
@@ -98,56 +101,32 @@ async function ledger(knex: Knex, exceptions: ExceptionConverter): Promise<strin
     return rows.map((r) => r.name);
   } catch (error) {
     // Only a missing ledger table means "nothing has run"; any other failure is not an answer.
-    if (convertDriverError(exceptions, error) instanceof TableNotFoundException) return [];
+    if (convertDriverError(exceptions, error) instanceof mikroOrmCore().TableNotFoundException) return [];
     throw error;
   }
 }
 
-async function ormOptions(config: Extract<DatabaseConfig, { kind: 'sql' }>): Promise<Options> {
-  const common = {
-    // No entity is discovered: Portico's store renders its own SQL on MikroORM's connection and the
-    // migrator runs Portico's DDL, so nothing reads MikroORM's metadata, and discovering one
-    // entity per table (reflection, generated hydrators) was some 50 ms of every start.
+/**
+ * MikroORM's options: its driver for the dialect (only that one is loaded) on Portico's connection
+ * (`knex`, made by `createKnex`), or, without one, on a connection of its own.
+ */
+function ormOptions(config: SqlConfig, knex?: Knex): Options {
+  const driver =
+    config.dialect === 'sqlite'
+      ? (require('@mikro-orm/sqlite') as typeof MikroOrmSqlite).SqliteDriver
+      : (require('@mikro-orm/postgresql') as typeof MikroOrmPostgresql).PostgreSqlDriver;
+  return {
+    driver,
+    ...(config.dialect === 'sqlite' ? { dbName: config.file } : { clientUrl: config.url, ...(config.schema ? { schema: config.schema } : {}) }),
+    // No entity is discovered: Portico's store renders its own SQL and the migrator runs Portico's
+    // DDL, so nothing reads MikroORM's metadata, and discovering one entity per table (reflection,
+    // generated hydrators) was some 50 ms of every start.
     entities: [],
     allowGlobalContext: true,
     debug: false,
     discovery: { warnWhenNoEntities: false },
-  };
-  // Only the dialect in use is loaded.
-  if (config.dialect === 'sqlite') {
-    const { SqliteDriver } = require('@mikro-orm/sqlite') as typeof MikroOrmSqlite;
-    return {
-      ...common,
-      driver: SqliteDriver,
-      dbName: config.file,
-      driverOptions: { acquireConnectionTimeout: 5000 },
-      pool: {
-        min: 1,
-        max: 1,
-        // Every new connection enforces foreign keys and waits on a locked file instead of failing.
-        afterCreate: (conn: { run(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null) => void) =>
-          conn.run('pragma foreign_keys = on', (err) => (err ? done(err) : conn.run('pragma busy_timeout = 5000', done))),
-      },
-    } as unknown as Options;
-  }
-  const { PostgreSqlDriver } = require('@mikro-orm/postgresql') as typeof MikroOrmPostgresql;
-  return {
-    ...common,
-    driver: PostgreSqlDriver,
-    clientUrl: config.url,
-    ...(config.schema ? { schema: config.schema } : {}),
-    pool: { min: 0, max: 10 },
-    driverOptions: {
-      acquireConnectionTimeout: 5000,
-      // knex warns on stdout when its pool discards a broken connection; the failed statement is
-      // already answered (503) and logged by Portico, so the pool's own warning is not printed.
-      log: { warn: () => undefined },
-      connection: {
-        // A new connection that does not complete in 3 s is a 503 well within the 5 s a request may wait.
-        connectionTimeoutMillis: 3000,
-        ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-      },
-    },
+    // MikroORM reuses a knex instance given as its driver options; that database already answered.
+    ...(knex ? { driverOptions: knex, ensureDatabase: false } : {}),
   } as unknown as Options;
 }
 
@@ -172,15 +151,49 @@ function unreachableReason(error: unknown): string {
   return /timeout/i.test(e.message ?? '') ? 'timed out' : 'unreachable';
 }
 
+/** Creates the schema named in the URL if need be, and checks the database answers. */
+async function check(knex: Knex, config: SqlConfig): Promise<void> {
+  if (config.dialect === 'postgresql' && config.schema) {
+    const schema = config.schema;
+    await knex.transaction(async (trx) => {
+      for (const sql of UNLIMITED) await trx.raw(sql);
+      await trx.raw(`create schema if not exists ${quote(schema)}`);
+    });
+  }
+  await knex.raw('select 1');
+}
+
 /**
- * Opens a SQLite or PostgreSQL database through MikroORM and checks it answers. An unreachable
- * database rejects with DatabaseUnavailable carrying a one-line message without credentials.
+ * Portico's connection to the database, checked. A PostgreSQL database that does not exist yet is
+ * created first, by MikroORM (its `ensureDatabase`, as when MikroORM made every connection).
  */
-export async function openSqlDatabase(
-  config: Extract<DatabaseConfig, { kind: 'sql' }>,
-  registry: ModelRegistry,
-  migrations: readonly MigrationDef[],
-): Promise<SqlDatabase> {
+async function connect(config: SqlConfig, where: string): Promise<Knex> {
+  for (let attempt = 0; ; attempt++) {
+    const knex = createKnex(config);
+    try {
+      await check(knex, config);
+      return knex;
+    } catch (error) {
+      await knex.destroy().catch(() => undefined);
+      if (attempt > 0 || config.dialect !== 'postgresql' || (error as { code?: string }).code !== '3D000') {
+        throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
+      }
+    }
+    try {
+      await (await mikroOrmCore().MikroORM.init(ormOptions(config))).close(true);
+    } catch (error) {
+      throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
+    }
+  }
+}
+
+/**
+ * Opens a SQLite or PostgreSQL database and checks it answers. An unreachable database rejects
+ * with DatabaseUnavailable carrying a one-line message without credentials. MikroORM is loaded
+ * when first needed (a pending migration, a driver error to read): a start on a migrated database
+ * does without it.
+ */
+export async function openSqlDatabase(config: SqlConfig, registry: ModelRegistry, migrations: readonly MigrationDef[]): Promise<SqlDatabase> {
   const where = describeDatabase(config);
   if (config.dialect === 'sqlite' && config.file !== ':memory:') {
     try {
@@ -190,40 +203,23 @@ export async function openSqlDatabase(
       throw new DatabaseUnavailable(`cannot open the database at ${where} (the directory is not writable)`);
     }
   }
-  let orm: MikroORM;
-  try {
-    orm = await Orm.init(await ormOptions(config));
-  } catch (error) {
-    throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
-  }
-  const knex = (orm.em as unknown as SqlEntityManager).getKnex();
-  const exceptions = orm.em.getPlatform().getExceptionConverter();
-  try {
-    if (config.dialect === 'postgresql' && config.schema) {
-      const schema = config.schema;
-      await knex.transaction(async (trx) => {
-        for (const sql of UNLIMITED) await trx.raw(sql);
-        await trx.raw(`create schema if not exists ${quote(schema)}`);
-      });
-    }
-    await knex.raw('select 1');
-  } catch (error) {
-    await orm.close(true).catch(() => undefined);
-    throw new DatabaseUnavailable(`cannot reach the database at ${where} (${unreachableReason(error)})`);
-  }
+  const knex = await connect(config, where);
+  const exceptions = lazyExceptionConverter(config.dialect);
+  let orm: Promise<MikroORM> | undefined;
+  const ormOnKnex = () => (orm ??= mikroOrmCore().MikroORM.init(ormOptions(config, knex)));
   let migrator: Promise<Migrator> | undefined;
   const pending = async () => {
     const done = new Set(await ledger(knex, exceptions));
     return migrations.map((m) => m.name).filter((name) => !done.has(name));
   };
   return {
-    orm,
+    orm: ormOnKnex,
     knex,
     dialect: config.dialect,
     exceptions,
     async migrate() {
       if ((await pending()).length === 0) return [];
-      migrator ??= loadMigrator(orm, registry, migrations, config.dialect);
+      migrator ??= ormOnKnex().then((instance) => loadMigrator(instance, registry, migrations, config.dialect));
       const run = migrator;
       return (await whileSchemasVanish(async () => (await run).up())).map((m) => m.name);
     },
@@ -232,7 +228,10 @@ export async function openSqlDatabase(
     async close() {
       // A connection that cannot be acquired any more has no statements left to finalize: close regardless.
       if (config.dialect === 'sqlite') await finalizeStatements(knex).catch(() => undefined);
-      await orm.close(true);
+      // MikroORM, once made, closes the connection it was given.
+      const instance = await orm?.catch(() => undefined);
+      if (instance) await instance.close(true);
+      else await knex.destroy();
     },
   };
 }

@@ -3,8 +3,6 @@ import { ConstraintViolation, DatabaseUnavailable, DomainError } from '../../../
 import type { Dialect } from '../../../domain/model/migration.js';
 import { mikroOrmCore } from './mikro-orm-core.js';
 
-const { CheckConstraintViolationException, ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException } = mikroOrmCore;
-
 /** Which write raised the error: a failed foreign key on delete means "still referenced". */
 export type Operation = 'insert' | 'update' | 'delete' | 'read';
 
@@ -137,6 +135,8 @@ export function translateSqlError(
   const found = violation(e, dialect, converter);
   if (!found) return undefined;
   const column = violatedColumn(e, dialect, table);
+  // The converter that found it has loaded MikroORM's exception classes.
+  const { CheckConstraintViolationException, ForeignKeyConstraintViolationException, NotNullConstraintViolationException, UniqueConstraintViolationException } = mikroOrmCore();
   if (found instanceof UniqueConstraintViolationException) return new ConstraintViolation('unique', table, column);
   if (found instanceof NotNullConstraintViolationException) return new ConstraintViolation('not_null', table, column);
   if (found instanceof ForeignKeyConstraintViolationException) {

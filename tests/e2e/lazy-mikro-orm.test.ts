@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PG_URL, postgresAvailable } from '../support/postgres.js';
+import { runNode } from '../support/spawn-node.js';
+
+const pgUp = await postgresAvailable();
+const tmp = mkdtempSync(join(tmpdir(), 'portico-lazy-orm-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * A fresh process opens the reference app on `db` (migrating it when `migrate`), reports which of
+ * MikroORM's packages it has loaded, writes a duplicate username (a unique violation) and reports
+ * the error and the packages again, as JSON on stdout.
+ */
+const SCRIPT = `
+import { createRequire } from 'node:module';
+import app from './dist/examples/reference/app.js';
+const cache = createRequire(import.meta.url).cache;
+const loaded = () => [...new Set(Object.keys(cache).map((f) => /node_modules\\/(@mikro-orm\\/[^/]+)\\//.exec(f)?.[1]).filter(Boolean))].sort();
+const a = app(process.argv[1]);
+const applied = process.argv[2] === 'migrate' ? await a.migrate() : [];
+await a.open();
+const afterOpen = loaded();
+const username = 'ada' + process.pid;
+await a.store.insert('member', { username });
+const error = await a.store.insert('member', { username }).then(() => null, (e) => ({ code: e.code, kind: e.kind, column: e.column }));
+const afterViolation = loaded();
+await a.close();
+console.log(JSON.stringify({ applied: applied.length, afterOpen, afterViolation, error }));
+`;
+
+async function run(db: string, migrate: boolean): Promise<{ applied: number; afterOpen: string[]; afterViolation: string[]; error: unknown }> {
+  const r = await runNode(['--input-type=module', '-e', SCRIPT, db, migrate ? 'migrate' : 'open'], 60_000);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as never;
+}
+
+describe('MikroORM is loaded when first needed, not at start', () => {
+  it('SQLite: migrating loads it; a start on the migrated file does not, until a driver error needs reading', async () => {
+    const db = `sqlite:${join(tmp, 'lazy.db')}`;
+    const first = await run(db, true);
+    expect(first.applied).toBeGreaterThan(0);
+    expect(first.afterOpen).toContain('@mikro-orm/core');
+
+    const second = await run(db, false);
+    expect(second.applied).toBe(0);
+    // The knex dialect MikroORM's driver would use, read from inside @mikro-orm/knex, and nothing else of MikroORM.
+    expect(second.afterOpen).toEqual(['@mikro-orm/knex']);
+    expect(second.error).toEqual(first.error);
+    expect(second.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });
+    expect(second.afterViolation).toEqual(['@mikro-orm/core', '@mikro-orm/knex', '@mikro-orm/sqlite']);
+  });
+
+  it('SQLite in memory: the migrations run on the connection the store reads', async () => {
+    const r = await run('sqlite::memory:', true);
+    expect(r.applied).toBeGreaterThan(0);
+    expect(r.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });
+  });
+
+  it.skipIf(!pgUp)('PostgreSQL: a database that does not exist yet is created, as MikroORM did on every start', async () => {
+    const name = `portico_lazy_${process.pid}_${Date.now()}`;
+    const url = new URL(PG_URL);
+    url.pathname = `/${name}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      const first = await run(url.toString(), true);
+      expect(first.applied).toBeGreaterThan(0);
+      expect(first.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });
+      const second = await run(url.toString(), false);
+      expect(second.afterOpen).toEqual(['@mikro-orm/knex']);
+      expect(second.error).toEqual(first.error);
+      expect(second.afterViolation).toEqual(['@mikro-orm/core', '@mikro-orm/knex', '@mikro-orm/postgresql']);
+    } finally {
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    }
+  });
+});
