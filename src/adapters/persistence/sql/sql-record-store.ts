@@ -18,8 +18,8 @@ type Db = Knex | Knex.Transaction;
 const RANK = '__portico_rn';
 
 /**
- * The RecordStore on a SQL database (SQLite or PostgreSQL) through the knex connection that
- * MikroORM manages. Queries are single statements (`insert … returning`, one `IN` for
+ * The RecordStore on a SQL database (SQLite or PostgreSQL) through the knex connection MikroORM's
+ * driver would make (`sql-connection.ts`). Queries are single statements (`insert … returning`, one `IN` for
  * many ids); driver errors are translated into port errors here and nowhere else.
  */
 export class SqlRecordStore extends BaseRecordStore {
