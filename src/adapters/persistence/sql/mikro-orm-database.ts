@@ -206,7 +206,14 @@ export async function openSqlDatabase(config: SqlConfig, registry: ModelRegistry
   const knex = await connect(config, where);
   const exceptions = lazyExceptionConverter(config.dialect);
   let orm: Promise<MikroORM> | undefined;
-  const ormOnKnex = () => (orm ??= mikroOrmCore().MikroORM.init(ormOptions(config, knex)));
+  // A failed attempt is not kept: the next caller tries again.
+  const ormOnKnex = () =>
+    (orm ??= mikroOrmCore()
+      .MikroORM.init(ormOptions(config, knex))
+      .catch((error: unknown) => {
+        orm = undefined;
+        throw error;
+      }));
   let migrator: Promise<Migrator> | undefined;
   const pending = async () => {
     const done = new Set(await ledger(knex, exceptions));
