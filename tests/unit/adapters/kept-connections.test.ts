@@ -119,3 +119,57 @@ describe('PostgreSQL connections kept between statements', () => {
     expect(texts.map((t) => t.split(' ')[0])).toEqual(['set', 'set', 'select']);
   });
 });
+
+describe('a transaction connection that ends with a statement unanswered', () => {
+  /** SqlExecutor.transaction over fakeKnex, `work` run on the connection; what became of it. */
+  async function endTransaction(work: (connection: Record<string, unknown>) => Promise<unknown>) {
+    const { db, log } = fakeKnex();
+    const sql = new SqlExecutor(db, 'postgresql', { statementTimeoutMs: 1_000, lockTimeoutMs: 500 });
+    let destroyed = false;
+    let held: Record<string, unknown> | undefined;
+    const outcome = await sql
+      .transaction(async (connection) => {
+        held = connection as Record<string, unknown>;
+        held.connection = { stream: { destroy: () => void (destroyed = true) } };
+        return work(held);
+      })
+      .then(
+        () => 'committed',
+        (error: Error) => error.message,
+      );
+    // Marked as knex marks an ended connection, so the pool discards it when it comes back.
+    return { outcome, destroyed, disposed: held?.__knex__disposed !== undefined, log };
+  }
+
+  it("is destroyed, not pooled, after knex's read timeout on its BEGIN (node-pg keeps the statement active)", async () => {
+    const r = await endTransaction(async () => {
+      throw new Error('BEGIN; - Query read timeout');
+    });
+    expect(r.outcome).toBe('BEGIN; - Query read timeout');
+    expect(r).toMatchObject({ destroyed: true, disposed: true });
+    expect(r.log).toEqual(['acquire 1', 'release 1']);
+  });
+
+  it('is destroyed when its work failed otherwise while node-pg still held a statement of it', async () => {
+    const r = await endTransaction(async (connection) => {
+      connection._activeQuery = { text: 'BEGIN;' };
+      connection._queryQueue = [{ text: 'insert into t default values' }];
+      throw new Error('the handler gave up');
+    });
+    expect(r.outcome).toBe('the handler gave up');
+    expect(r).toMatchObject({ destroyed: true, disposed: true });
+  });
+
+  it('goes back to the pool whole after a commit or a clean failure', async () => {
+    const committed = await endTransaction(async (connection) => {
+      connection._activeQuery = null;
+      connection._queryQueue = [];
+    });
+    expect(committed).toMatchObject({ outcome: 'committed', destroyed: false, disposed: false });
+    const failed = await endTransaction(async () => {
+      throw new Error('duplicate key');
+    });
+    expect(failed).toMatchObject({ outcome: 'duplicate key', destroyed: false, disposed: false });
+    expect(failed.log).toEqual(['acquire 1', 'release 1']);
+  });
+});

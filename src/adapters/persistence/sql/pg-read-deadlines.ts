@@ -1,4 +1,4 @@
-import type { PgConnection } from './pool-connections.js';
+import { discard, type PgConnection } from './pool-connections.js';
 
 /** How often the statements waiting for their reply are checked against their deadline. */
 const DEADLINE_TICK_MS = 100;
@@ -41,7 +41,7 @@ export class ReadDeadlines {
       if (watch.deadline > now) continue;
       this.waiting.delete(watch);
       watch.expired = true;
-      watch.pg.connection?.stream?.destroy();
+      discard(watch.pg);
     }
     if (this.waiting.size === 0) {
       clearInterval(this.timer);

@@ -32,6 +32,19 @@ export interface PgConnection {
   /** Set by knex when the connection failed or ended: the pool discards it. */
   __knex__disposed?: unknown;
   _ending?: boolean;
+  /** node-pg's statement in flight, and the ones queued behind it. */
+  _activeQuery?: unknown;
+  _queryQueue?: unknown[];
+}
+
+/**
+ * Ends a connection that must not serve again: its socket is destroyed (node-pg fails whatever it
+ * still holds) and it is marked the way knex marks a connection that ended, so the pool discards it
+ * when it comes back instead of handing it out before the socket's close is seen.
+ */
+export function discard(pg: PgConnection): void {
+  pg.__knex__disposed ??= new Error('discarded by Portico: a statement on it had no answer');
+  pg.connection?.stream?.destroy();
 }
 
 /** The one `T` of each pool client or pool, made on first use (a WeakMap, so a destroyed pool takes its own with it). */

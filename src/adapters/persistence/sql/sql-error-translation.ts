@@ -59,9 +59,14 @@ const PG_CLIENT_FAILURES = [
   PG_READ_TIMEOUT,
 ];
 
-/** A node-pg client failure, bare or as knex reports it for its own statements (`BEGIN; - Query read timeout`). */
+/** `message` is node-pg's `text`, bare or as knex reports it for its own statements (`BEGIN; - Query read timeout`). */
+export function isPgMessage(message: string, text: string): boolean {
+  return message === text || message.endsWith(` - ${text}`);
+}
+
+/** A node-pg client failure (see `isPgMessage`). */
 function isPgClientFailure(message: string): boolean {
-  return PG_CLIENT_FAILURES.some((text) => message === text || message.endsWith(` - ${text}`));
+  return PG_CLIENT_FAILURES.some((text) => isPgMessage(message, text));
 }
 
 function unavailable(e: DriverError): boolean {

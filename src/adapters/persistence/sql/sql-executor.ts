@@ -3,9 +3,9 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { keptConnections } from './pg-kept-connections.js';
 import { readDeadlines } from './pg-read-deadlines.js';
-import { pgRows, type DriverRow, type PgConnection, type PoolClient } from './pool-connections.js';
+import { discard, pgRows, type DriverRow, type PgConnection, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
-import { PG_READ_TIMEOUT } from './sql-error-translation.js';
+import { isPgMessage, PG_READ_TIMEOUT } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -171,6 +171,7 @@ export class SqlExecutor {
       return await dropOnReadTimeout(pg, () => work(connection));
     } finally {
       params.query_timeout = previous;
+      if (busy(pg)) discard(pg);
       await this.client.releaseConnection(connection);
     }
   }
@@ -210,10 +211,24 @@ async function dropOnReadTimeout<T>(pg: PgConnection, run: () => Promise<T>): Pr
   }
 }
 
-/** `error`, after destroying the connection's socket when it is the read timeout. */
+/**
+ * `error`, after destroying the connection's socket when it is the read timeout, bare (the store's
+ * statements) or as knex reports it (`BEGIN; - Query read timeout`): node-pg answers the statement
+ * but keeps it as the connection's active one, so the connection must not serve anything again.
+ */
 function droppedOnReadTimeout(pg: PgConnection, error: unknown): unknown {
-  if ((error as Error).message === PG_READ_TIMEOUT) pg.connection?.stream?.destroy();
+  if (isPgMessage(String((error as Error | undefined)?.message), PG_READ_TIMEOUT)) discard(pg);
   return error;
+}
+
+/**
+ * Whether node-pg still has a statement of this connection in flight or queued. A transaction
+ * that ended with one (its work failed while knex's BEGIN, a statement or the ROLLBACK had no
+ * answer) leaves a connection that must not go back to the pool as it is: the next holder's
+ * statements would queue behind them, inside that transaction.
+ */
+function busy(pg: PgConnection): boolean {
+  return pg._activeQuery != null || (pg._queryQueue?.length ?? 0) > 0;
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => value instanceof Promise;
