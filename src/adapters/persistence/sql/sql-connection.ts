@@ -53,7 +53,8 @@ function pgConnection(config: Extract<SqlConfig, { dialect: 'postgresql' }>): Re
     types: pgTypes(),
     // A new connection that does not complete in 3 s is a 503 well within the 5 s a request may wait.
     connectionTimeoutMillis: 3000,
-    ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+    // MikroORM carries the schema in the settings too (neither knex nor node-pg reads it there).
+    ...(config.schema ? { schema: config.schema, options: `-c search_path=${config.schema}` } : {}),
   };
 }
 
