@@ -563,6 +563,9 @@ export function recordStoreContract(backend: Backend): void {
       const outside = (async () => {
         await entered;
         const seen = await store.count('writer');
+        // The reads issued before may still be queued for a connection on a loaded machine: the
+        // outside write waits for them, so a 2 among them can only be the uncommitted row.
+        await Promise.allSettled(before);
         await store.insert('writer', { name: 'outside' });
         return [seen, await store.count('writer')];
       })();
