@@ -19,15 +19,11 @@ export function mikroOrmCore(): typeof MikroOrmCore {
 }
 
 /**
- * A module inside one of MikroORM's packages, by its path there. The packages' export maps name
- * only their index, which loads the whole of MikroORM; a path relative to the index's own file is
- * outside the map (the versions are pinned exactly, `package.json`).
+ * `request` resolved from one of MikroORM's packages: a file inside it (`./dialects/…`: the
+ * packages' export maps name only their index, which loads the whole of MikroORM, and a path
+ * relative to the index's own file is outside the map; the versions are pinned exactly), or a
+ * package it depends on (so both get the same copy).
  */
-export function mikroOrmFile<T>(pkg: string, file: string): T {
-  return createRequire(require.resolve(pkg))(`./${file}`) as T;
-}
-
-/** A package MikroORM's `pkg` depends on, resolved from there (so both get the same copy). */
-export function mikroOrmDependency<T>(pkg: string, dependency: string): T {
-  return createRequire(require.resolve(pkg))(dependency) as T;
+export function requireFromMikroOrm<T>(pkg: string, request: string): T {
+  return createRequire(require.resolve(pkg))(request) as T;
 }

@@ -163,27 +163,34 @@ async function check(knex: Knex, config: SqlConfig): Promise<void> {
   await knex.raw('select 1');
 }
 
+/** A new connection to the database, checked (and destroyed when the check fails). */
+async function checkedKnex(config: SqlConfig): Promise<Knex> {
+  const knex = createKnex(config);
+  try {
+    await check(knex, config);
+    return knex;
+  } catch (error) {
+    await knex.destroy().catch(() => undefined);
+    throw error;
+  }
+}
+
 /**
  * Portico's connection to the database, checked. A PostgreSQL database that does not exist yet is
  * created first, by MikroORM (its `ensureDatabase`, as when MikroORM made every connection).
  */
 async function connect(config: SqlConfig, where: string): Promise<Knex> {
-  for (let attempt = 0; ; attempt++) {
-    const knex = createKnex(config);
-    try {
-      await check(knex, config);
-      return knex;
-    } catch (error) {
-      await knex.destroy().catch(() => undefined);
-      if (attempt > 0 || config.dialect !== 'postgresql' || (error as { code?: string }).code !== '3D000') {
-        throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
-      }
-    }
-    try {
-      await (await mikroOrmCore().MikroORM.init(ormOptions(config))).close(true);
-    } catch (error) {
-      throw new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
-    }
+  const unavailable = (error: unknown) => new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
+  try {
+    return await checkedKnex(config);
+  } catch (error) {
+    if (config.dialect !== 'postgresql' || (error as { code?: string }).code !== '3D000') throw unavailable(error);
+  }
+  try {
+    await (await mikroOrmCore().MikroORM.init(ormOptions(config))).close(true);
+    return await checkedKnex(config);
+  } catch (error) {
+    throw unavailable(error);
   }
 }
 

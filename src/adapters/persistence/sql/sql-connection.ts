@@ -5,7 +5,7 @@ import type * as MikroOrmSqlite from '@mikro-orm/sqlite';
 import type * as Pg from 'pg';
 import { createRequire } from 'node:module';
 import type { DatabaseConfig } from '../database-url.js';
-import { mikroOrmDependency, mikroOrmFile } from './mikro-orm-core.js';
+import { requireFromMikroOrm } from './mikro-orm-core.js';
 
 const require = createRequire(import.meta.url);
 
@@ -34,7 +34,7 @@ const SQLITE_POOL = {
  */
 function pgTypes(): Pg.TypeOverrides {
   const { TypeOverrides } = require('pg') as typeof Pg;
-  const parseArray = (mikroOrmDependency<{ parse(text: string): unknown[] }>('@mikro-orm/postgresql', 'postgres-array')).parse;
+  const parseArray = (requireFromMikroOrm<{ parse(text: string): unknown[] }>('@mikro-orm/postgresql', 'postgres-array')).parse;
   const types = new TypeOverrides();
   for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (text: string) => text);
   for (const oid of [1182, 1115, 1185, 1187]) types.setTypeParser(oid, (text: string) => parseArray(text));
@@ -65,9 +65,9 @@ function pgConnection(config: Extract<SqlConfig, { dialect: 'postgresql' }>): Re
  * migration, a driver error to read: `mikro-orm-database.ts`), and then reuses this connection.
  */
 export function createKnex(config: SqlConfig): Knex {
-  const { knex } = mikroOrmDependency<KnexModule>('@mikro-orm/knex', 'knex');
+  const { knex } = requireFromMikroOrm<KnexModule>('@mikro-orm/knex', 'knex');
   if (config.dialect === 'sqlite') {
-    const { SqliteKnexDialect } = mikroOrmFile<{ SqliteKnexDialect: Dialect }>('@mikro-orm/knex', 'dialects/sqlite/SqliteKnexDialect.js');
+    const { SqliteKnexDialect } = requireFromMikroOrm<{ SqliteKnexDialect: Dialect }>('@mikro-orm/knex', './dialects/sqlite/SqliteKnexDialect.js');
     return knex({
       client: SqliteKnexDialect,
       connection: { filename: config.file },
@@ -76,7 +76,7 @@ export function createKnex(config: SqlConfig): Knex {
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     } as Knex.Config);
   }
-  const { PostgreSqlKnexDialect } = mikroOrmFile<{ PostgreSqlKnexDialect: Dialect }>('@mikro-orm/knex', 'dialects/postgresql/PostgreSqlKnexDialect.js');
+  const { PostgreSqlKnexDialect } = requireFromMikroOrm<{ PostgreSqlKnexDialect: Dialect }>('@mikro-orm/knex', './dialects/postgresql/PostgreSqlKnexDialect.js');
   return knex({
     client: PostgreSqlKnexDialect,
     connection: pgConnection(config),
