@@ -155,6 +155,20 @@ function eventBusContract(backend: Backend): void {
     expect(got).toEqual([payload, { n: 2 }]);
   });
 
+  it('EB-6 a burst sent without waiting arrives whole and in order: repeated payloads stay separate messages, a large one keeps its place, the sender hears each once', async () => {
+    const far = received();
+    const near = received();
+    pair.b.subscribe('burst', far.handler);
+    pair.a.subscribe('burst', near.handler);
+    const payloads: unknown[] = [];
+    for (let i = 0; i < 300; i++) payloads.push(i % 50 === 7 ? 'same' : i === 150 ? { big: 'y'.repeat(20_000) } : { n: i });
+    await Promise.all(payloads.map((payload) => pair.a.publish('burst', payload)));
+    await until('300 payloads', () => far.got.length >= payloads.length);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(far.got).toEqual(payloads);
+    expect(near.got).toEqual(payloads);
+  });
+
   if (backend !== 'memory') {
     it('EB-5 a listener whose connection is killed reconnects and hears what is published after', async () => {
       const { got, handler } = received();

@@ -18,7 +18,11 @@ export interface BroadcastTransport {
    * A first connection that fails is not an error: the state says so and retries go on.
    */
   start(receive: (text: string) => void): Promise<void>;
-  /** Sends a message's text to every listener. Rejects when it cannot be sent now. */
+  /**
+   * Sends a message's text to every listener. Rejects when it cannot be sent now. May be called
+   * again before an earlier call settles: messages go out in call order, and a call settles only
+   * after every earlier one has.
+   */
   send(text: string): Promise<void>;
   /** The listening connection's state (for `/ready`). */
   state(): TransportState;

@@ -21,6 +21,8 @@ const RELAYED = new Set(['post_save', 'post_delete']);
  */
 export class DistributedEventBus extends MemoryEventBus {
   private readonly origin = randomUUID();
+  /** How this process's own messages begin: `send` gives every message its origin as the first key. */
+  private readonly ownPrefix = `{"origin":${JSON.stringify(this.origin)},`;
   private sending: Promise<void> = Promise.resolve();
   private receiving: Promise<void> = Promise.resolve();
 
@@ -61,15 +63,25 @@ export class DistributedEventBus extends MemoryEventBus {
     await this.afterCommit(`relay of topic ${topic}`, async () => this.send({ origin: this.origin, kind: 'topic', topic, payload }));
   }
 
-  /** Queues a message behind the ones before it; a failure is reported, never thrown at the writer. */
+  /**
+   * Hands a message to the transport, which sends in call order (so it queues behind the ones
+   * before it); a failure is reported, never thrown at the writer. The last send settles after
+   * every earlier one, which is what `close` waits for.
+   */
   private send(message: BroadcastMessage): void {
     const text = encodeMessage(message);
     const what = message.kind === 'topic' ? `sending topic ${message.topic}` : 'sending a committed signal';
-    this.sending = this.sending.then(() => this.transport.send(text)).catch((error: unknown) => this.onDeliveryError(error, `${what} over ${this.transport.name}`));
+    this.sending = this.transport.send(text).catch((error: unknown) => this.onDeliveryError(error, `${what} over ${this.transport.name}`));
   }
 
-  /** Delivers another process's message to the local handlers, one message at a time, in arrival order. */
+  /**
+   * Delivers another process's message to the local handlers, one message at a time, in arrival
+   * order. This process's own messages come back too (every listener hears every message): they
+   * are known by their first characters, which `encodeMessage` writes from the message's first
+   * key, and dropped without being parsed.
+   */
   private receive(text: string): void {
+    if (text.startsWith(this.ownPrefix)) return;
     const message = decodeMessage(text);
     if (!message || message.origin === this.origin) return;
     this.receiving = this.receiving.then(async () => {

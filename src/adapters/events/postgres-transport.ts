@@ -12,9 +12,31 @@ const MAX_NOTIFY_BYTES = 7_900;
 const PAYLOAD_TTL = '5 minutes';
 const REFERENCE = /^\{"ref":(\d+)\}$/;
 
+/** At most this many messages, and about this many bytes, go in one NOTIFY statement. */
+const BATCH_MESSAGES = 100;
+const BATCH_BYTES = 512 * 1024;
+/**
+ * One statement for a batch of messages, prepared once per connection: the notifications of a
+ * statement are delivered at its commit, in the order they were sent (the array's order).
+ */
+const NOTIFY_BATCH = {
+  name: 'portico_notify_batch',
+  text: 'select pg_notify($1, u.payload) from unnest($2::text[]) with ordinality as u(payload, n) order by u.n',
+};
+
+interface Outgoing {
+  readonly text: string;
+  readonly bytes: number;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
  * LISTEN/NOTIFY on one dedicated connection (not from the pool: a pooled connection would stop
- * listening when it is released). A message over NOTIFY's limit is stored in
+ * listening when it is released). Messages are sent in the order `send` was called: those that
+ * queue while a statement is out go together in the next one (one round trip and one commit for
+ * many writes' events; PostgreSQL folds identical payloads of one transaction into one, so a
+ * batch never holds the same text twice). A message over NOTIFY's limit is stored in
  * `portico_event_payload` (migration portico_0003_event_payloads) and announced by its id; every
  * listener reads it back. The connection is a {@link PgListener}: retried with backoff when lost;
  * what was sent meanwhile is not replayed.
@@ -23,7 +45,12 @@ export class PostgresTransport implements BroadcastTransport {
   readonly name = 'postgresql';
   private receive: (text: string) => void = () => undefined;
   private reading: Promise<void> = Promise.resolve();
+  /** Notifications waiting on `reading` (behind a stored payload's read). */
+  private readsPending = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly outgoing: Outgoing[] = [];
+  private pumping = false;
+  private pumped: Promise<void> = Promise.resolve();
   private sent = 0;
   private readonly channel: string;
   private readonly listener: PgListener;
@@ -45,12 +72,49 @@ export class PostgresTransport implements BroadcastTransport {
   }
 
   send(text: string): Promise<void> {
-    return this.serially(() => this.sendNow(text));
+    return new Promise<void>((resolve, reject) => {
+      this.outgoing.push({ text, bytes: Buffer.byteLength(text), resolve, reject });
+      if (!this.pumping) this.pumped = this.pump();
+    });
   }
 
   async close(): Promise<void> {
     await this.reading;
+    await this.pumped;
     await this.listener.close();
+  }
+
+  /** Sends what is queued, a batch (or one large message) per statement, until nothing is left. */
+  private async pump(): Promise<void> {
+    this.pumping = true;
+    try {
+      while (this.outgoing.length > 0) {
+        const batch = this.nextBatch();
+        try {
+          await this.serially(() => this.sendNow(batch));
+          for (const m of batch) m.resolve();
+        } catch (error) {
+          for (const m of batch) m.reject(error);
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** The next messages in order: a large one alone, or small ones up to the batch's limits, no text twice. */
+  private nextBatch(): Outgoing[] {
+    const first = this.outgoing.shift() as Outgoing;
+    const batch = [first];
+    if (first.bytes > MAX_NOTIFY_BYTES) return batch;
+    const texts = new Set([first.text]);
+    let bytes = first.bytes;
+    for (let next = this.outgoing[0]; next && next.bytes <= MAX_NOTIFY_BYTES && batch.length < BATCH_MESSAGES && bytes + next.bytes <= BATCH_BYTES && !texts.has(next.text); next = this.outgoing[0]) {
+      batch.push(this.outgoing.shift() as Outgoing);
+      texts.add(next.text);
+      bytes += next.bytes;
+    }
+    return batch;
   }
 
   /** One statement at a time on the connection (pg does not queue concurrent queries for much longer). */
@@ -60,26 +124,38 @@ export class PostgresTransport implements BroadcastTransport {
     return run;
   }
 
-  private async sendNow(text: string): Promise<void> {
+  /** Notifies a batch: small messages in one statement, or one large message stored and announced by reference. */
+  private async sendNow(batch: readonly Outgoing[]): Promise<void> {
     const client = this.listener.client;
     if (!client) throw new Error(`the event listener is not connected (${this.state().reason ?? 'down'})`);
-    if (Buffer.byteLength(text) <= MAX_NOTIFY_BYTES) {
-      await client.query('select pg_notify($1, $2)', [this.channel, text]);
+    const [first] = batch;
+    if (!first) return;
+    if (first.bytes <= MAX_NOTIFY_BYTES) {
+      await client.query({ ...NOTIFY_BATCH, values: [this.channel, batch.map((m) => m.text)] });
       return;
     }
-    const { rows } = await client.query<{ id: string }>('insert into portico_event_payload (body) values ($1) returning id', [text]);
+    const { rows } = await client.query<{ id: string }>('insert into portico_event_payload (body) values ($1) returning id', [first.text]);
     await client.query('select pg_notify($1, $2)', [this.channel, `{"ref":${rows[0]?.id ?? '0'}}`]);
     if (++this.sent % 100 === 1) await client.query(`delete from portico_event_payload where created_at < now() - interval '${PAYLOAD_TTL}'`);
   }
 
-  /** Hands a notification on, reading a stored payload first; order is kept across reads. */
+  /**
+   * Hands a notification on, reading a stored payload first; order is kept across reads (a
+   * message behind a read waits for it, and is handed on at once when none is pending).
+   */
   private arrived(client: Client, text: string): void {
-    const ref = REFERENCE.exec(text)?.[1];
+    const ref = text.startsWith('{"ref":') ? REFERENCE.exec(text)?.[1] : undefined;
+    if (!ref && this.readsPending === 0) return this.receive(text);
+    this.readsPending++;
     this.reading = this.reading.then(async () => {
-      if (!ref) return this.receive(text);
-      const read = () => client.query<{ body: string }>('select body from portico_event_payload where id = $1', [ref]);
-      const { rows } = await this.serially(read).catch(() => ({ rows: [] as { body: string }[] }));
-      if (rows[0]) this.receive(rows[0].body);
+      try {
+        if (!ref) return this.receive(text);
+        const read = () => client.query<{ body: string }>('select body from portico_event_payload where id = $1', [ref]);
+        const { rows } = await this.serially(read).catch(() => ({ rows: [] as { body: string }[] }));
+        if (rows[0]) this.receive(rows[0].body);
+      } finally {
+        this.readsPending--;
+      }
     });
   }
 }
