@@ -6,6 +6,7 @@ import type { GraphqlContext } from './build-schema.js';
 import { readConnectionPage, type ConnectionArgs } from './connection-page.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
+import { PLAIN_EXTENSION } from './plain-execution.js';
 import { columnsReader } from './selected-columns.js';
 import type { ReadAccess } from './read-access.js';
 
@@ -59,6 +60,7 @@ function oneField({ model, type, pk, access }: QueryModel): QueryField {
   return {
     type,
     args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+    extensions: { [PLAIN_EXTENSION]: true },
     resolve: async (_src, args: { id: string }, ctx) => {
       access.checkGate(model.table, ctx.identity);
       const id = coerceId(pk, args.id);
@@ -74,6 +76,7 @@ function listField({ model, type, access }: QueryModel): QueryField {
   return {
     type: access.gated(model.table) ? listType : new GraphQLNonNull(listType),
     args: { limit: pageArg('Most rows'), offset: { type: GraphQLInt, defaultValue: 0 } },
+    extensions: { [PLAIN_EXTENSION]: true },
     resolve: async (_src, args: { limit?: number | null; offset?: number | null }, ctx, info) => {
       access.checkGate(model.table, ctx.identity);
       const limit = pageSize('limit', args.limit);

@@ -5,6 +5,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
+import { PLAIN_EXTENSION, RELATION_EXTENSION, type RelationRules } from './plain-execution.js';
 import { COLUMNS_EXTENSION, columnsReader } from './selected-columns.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
@@ -72,7 +73,7 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
   const unlock = scope.access.unlockOf(model, col);
   const nullable = col.nullable || col.private;
   const type = columnScalar(col, JsonScalar);
-  const field = { type: nullable ? type : new GraphQLNonNull(type), extensions: { [COLUMNS_EXTENSION]: [col.name] } };
+  const field = { type: nullable ? type : new GraphQLNonNull(type), extensions: { [COLUMNS_EXTENSION]: [col.name], [PLAIN_EXTENSION]: true } };
   // Without a gate or a timestamp to format, the scalar serializes the row's value as `serialize`
   // would (ID turns a key into its string): no resolver, so graphql-jit reads the property inline.
   if (!unlock && col.type !== 'timestamp') return field;
@@ -81,15 +82,16 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
 
 /** The row a foreign key points at, read through the per-request loader. */
 function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  const rules: RelationRules = { kind: 'parent', table: target.table, column: col.name, gate: (identity) => scope.access.checkGate(target.table, identity) };
   return {
     type: scope.types.get(target.table) as GraphQLObjectType,
-    extensions: { [COLUMNS_EXTENSION]: [col.name] },
+    extensions: { [COLUMNS_EXTENSION]: [col.name], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
     // Not async: the loader's promise is the answer, without a promise around it per row (a refused
     // gate throws, which graphql-js and graphql-jit answer as they answer a rejection).
     resolve: (row, _args, ctx) => {
       const id = row[col.name];
       if (id === null || id === undefined) return null;
-      scope.access.checkGate(target.table, ctx.identity);
+      rules.gate(ctx.identity);
       return ctx.loaders.byId(target.table).load(id);
     },
   };
@@ -118,14 +120,22 @@ function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: 
   // The child rows are grouped by the key they point with; their own key is read only when the
   // selection reads it (a field, or a list of the rows pointing at them): 250 comments selected
   // by `comments { body }` cost pg about 35 µs less to parse without theirs.
-  const columnsOf = columnsReader([ref.column]);
+  const rules: RelationRules = {
+    kind: 'children',
+    table: child.table,
+    column: ref.column,
+    parentKey: model.primaryKey,
+    gate: (identity) => scope.access.checkGate(child.table, identity),
+    limit: (args) => pageSize('limit', args.limit as number | null | undefined),
+    projection: columnsReader([ref.column]),
+  };
   return {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(child.table) as GraphQLObjectType))),
     args: { limit: pageArg('Most rows per parent') },
-    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey] },
+    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
     resolve: (row, args: { limit?: number | null }, ctx, info) => {
-      scope.access.checkGate(child.table, ctx.identity);
-      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit), columnsOf(info)).load(row[model.primaryKey] ?? null);
+      rules.gate(ctx.identity);
+      return ctx.loaders.byParent(child.table, ref.column, rules.limit(args), rules.projection(info)).load(row[model.primaryKey] ?? null);
     },
   };
 }

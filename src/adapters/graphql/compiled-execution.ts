@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
+import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs } from './graphql-js.js';
+import { plainPlan, runPlain } from './plain-execution.js';
 
 const require = createRequire(import.meta.url);
 let jit: typeof GraphqlJit | undefined;
@@ -22,6 +24,12 @@ const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
  * graphql-js's execution as most of the JavaScript time per request (docs/performance.md).
  */
 export function executeCompiled(args: ExecutionArgs): Result {
+  const plan = plainPlan(args);
+  if (plan) return runPlain(plan, args.contextValue as GraphqlContext).then((result) => result ?? executeGeneral(args));
+  return executeGeneral(args);
+}
+
+function executeGeneral(args: ExecutionArgs): Result {
   const query = compiledQuery(args);
   if (!query) return graphqlJs().execute(args);
   return query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;

@@ -11,6 +11,14 @@ const loaderClass = (): typeof DataLoader => (dataLoaderClass ??= createRequire(
 /** A map key for a column value (Dates by instant). */
 export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
 
+/** A child list's loader: the children of `table` whose `column` points at the batch's keys, at most `limit` per parent. */
+export interface ChildList {
+  readonly table: string;
+  readonly column: string;
+  readonly limit: number;
+  readonly projection: Projection | undefined;
+}
+
 /**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
  * across requests. `byId(table)` loads whole rows by primary key (a row loaded once serves every
@@ -18,13 +26,17 @@ export const keyOf = (v: unknown): string => (v instanceof Date ? v.toISOString(
  * per parent whose `column` is in the batch, in one statement, reading only the projection's
  * columns when one is given (so the same child list selected two ways is two loaders). Every
  * batch first checks the request's abort signal: an operation whose client left stops reading.
+ *
+ * `rowsByIds` and `rowsByParents` serve the plain executor (`plain-execution.ts`): the same
+ * statements for a whole level of rows at once, answered as maps without a promise per key, with
+ * their own per-request memory of what was read (as the loaders' caches).
  */
 export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
   private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
-  private lastParent:
-    | { table: string; column: string; limit: number; projection: Projection | undefined; loader: DataLoader<Value, Row[], string> }
-    | undefined;
+  private lastParent: (ChildList & { loader: DataLoader<Value, Row[], string> }) | undefined;
+  private readonly readById = new Map<string, Map<string, Row | null>>();
+  private readonly readByParent = new Map<string, Map<string, Row[]>>();
 
   constructor(
     private readonly store: RecordStore,
@@ -38,10 +50,7 @@ export class Loaders {
       const Loader = loaderClass();
       loader = new Loader<Value, Row | null, string>(
         async (keys) => {
-          this.signal?.throwIfAborted();
-          const rows = await this.store.getManyByIds(table, [...keys]);
-          const pk = this.primaryKey(table);
-          const found = new Map(rows.map((r) => [keyOf(r[pk]), r]));
+          const found = await this.fetchByIds(table, keys);
           return keys.map((k) => found.get(keyOf(k)) ?? null);
         },
         { cacheKeyFn: keyOf },
@@ -55,30 +64,85 @@ export class Loaders {
     // A list field asks once per parent row with the same arguments: the last answer is kept.
     const last = this.lastParent;
     if (last && last.table === table && last.column === column && last.limit === limit && last.projection === projection) return last.loader;
-    const name = projection ? `${table}.${column}.${limit}(${projection.key})` : `${table}.${column}.${limit}`;
-    const columns = projection?.columns;
+    const list: ChildList = { table, column, limit, projection };
+    const name = childListName(list);
     let loader = this.parents.get(name);
     if (!loader) {
       const Loader = loaderClass();
       loader = new Loader<Value, Row[], string>(
         async (keys) => {
-          this.signal?.throwIfAborted();
-          // A projection names every column the selection reads (the key too, when it is read): nothing else is fetched.
-          const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns, withoutKey: true } : {}) });
-          const groups = new Map<string, Row[]>();
-          for (const row of rows) {
-            const k = keyOf(row[column]);
-            const group = groups.get(k);
-            if (group) group.push(row);
-            else groups.set(k, [row]);
-          }
+          const groups = await this.fetchByParents(list, keys);
           return keys.map((k) => groups.get(keyOf(k)) ?? []);
         },
         { cacheKeyFn: keyOf },
       );
       this.parents.set(name, loader);
     }
-    this.lastParent = { table, column, limit, projection, loader };
+    this.lastParent = { ...list, loader };
     return loader;
   }
+
+  /** The rows of `table` with these primary keys (by `keyOf`; null for none), in one statement for the keys not read before. */
+  async rowsByIds(table: string, keys: readonly Value[]): Promise<ReadonlyMap<string, Row | null>> {
+    let known = this.readById.get(table);
+    if (!known) this.readById.set(table, (known = new Map()));
+    const missing = unread(keys, known);
+    if (missing.length > 0) {
+      const found = await this.fetchByIds(table, missing);
+      for (const k of missing) known.set(keyOf(k), found.get(keyOf(k)) ?? null);
+    }
+    return known;
+  }
+
+  /** The child rows of each parent key (by `keyOf`), in one statement for the keys not read before. */
+  async rowsByParents(list: ChildList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
+    const name = childListName(list);
+    let known = this.readByParent.get(name);
+    if (!known) this.readByParent.set(name, (known = new Map()));
+    const missing = unread(keys, known);
+    if (missing.length > 0) {
+      const groups = await this.fetchByParents(list, missing);
+      for (const k of missing) known.set(keyOf(k), groups.get(keyOf(k)) ?? []);
+    }
+    return known;
+  }
+
+  private async fetchByIds(table: string, keys: readonly Value[]): Promise<Map<string, Row>> {
+    this.signal?.throwIfAborted();
+    const rows = await this.store.getManyByIds(table, [...keys]);
+    const pk = this.primaryKey(table);
+    return new Map(rows.map((r) => [keyOf(r[pk]), r]));
+  }
+
+  private async fetchByParents({ table, column, limit, projection }: ChildList, keys: readonly Value[]): Promise<Map<string, Row[]>> {
+    this.signal?.throwIfAborted();
+    const columns = projection?.columns;
+    // A projection names every column the selection reads (the key too, when it is read): nothing else is fetched.
+    const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns, withoutKey: true } : {}) });
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const k = keyOf(row[column]);
+      const group = groups.get(k);
+      if (group) group.push(row);
+      else groups.set(k, [row]);
+    }
+    return groups;
+  }
+}
+
+function childListName({ table, column, limit, projection }: ChildList): string {
+  return projection ? `${table}.${column}.${limit}(${projection.key})` : `${table}.${column}.${limit}`;
+}
+
+/** The keys not in `known`, each once, in the order first given (as a loader batches them). */
+function unread(keys: readonly Value[], known: ReadonlyMap<string, unknown>): Value[] {
+  const seen = new Set<string>();
+  const out: Value[] = [];
+  for (const k of keys) {
+    const key = keyOf(k);
+    if (known.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    out.push(k);
+  }
+  return out;
 }

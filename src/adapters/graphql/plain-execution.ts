@@ -1,0 +1,304 @@
+import type {
+  DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
+  FieldNode,
+  GraphQLField,
+  GraphQLFieldResolver,
+  GraphQLObjectType,
+  GraphQLOutputType,
+  GraphQLScalarType,
+  SelectionSetNode,
+} from 'graphql';
+import type { Identity } from '../../domain/auth/identity.js';
+import type { Row, Value } from '../../domain/model/types.js';
+import type { GraphqlContext } from './build-schema.js';
+import { graphqlJs } from './graphql-js.js';
+import { keyOf } from './loaders.js';
+import type { Projection, SelectionInfo } from './selected-columns.js';
+
+/**
+ * Marks a field whose resolver reads nothing of its resolve info but the selection
+ * (`fieldNodes`, `fragments`, `returnType`): Portico's own column, relation and list fields.
+ * Only documents made of such fields are executed here.
+ */
+export const PLAIN_EXTENSION = 'porticoPlain';
+
+/**
+ * A relation field's rules, as `extensions.porticoRelation`: the field's resolver applies them
+ * row by row through the loaders, the plain executor to a whole level of rows at once (one
+ * definition of the gate, the page size and the columns read, for both).
+ */
+export const RELATION_EXTENSION = 'porticoRelation';
+
+export type RelationRules =
+  | {
+      /** The row a foreign key points at (null when the key is). */
+      readonly kind: 'parent';
+      readonly table: string;
+      readonly column: string;
+      gate(identity: Identity): void;
+    }
+  | {
+      /** The rows whose `column` points at the row's `parentKey`. */
+      readonly kind: 'children';
+      readonly table: string;
+      readonly column: string;
+      readonly parentKey: string;
+      gate(identity: Identity): void;
+      limit(args: Record<string, unknown>): number;
+      projection(info: SelectionInfo): Projection | undefined;
+    };
+
+/** One field of a plain selection, worked out once per document. */
+type FieldPlan =
+  | { readonly kind: 'typename'; readonly key: string; readonly name: string }
+  | {
+      readonly kind: 'leaf';
+      readonly key: string;
+      readonly field: string;
+      readonly resolve: GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+      readonly scalar: GraphQLScalarType;
+      readonly nonNull: boolean;
+    }
+  | {
+      readonly kind: 'object';
+      readonly key: string;
+      readonly field: string;
+      readonly resolve: GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+      readonly args: Record<string, unknown>;
+      readonly info: SelectionInfo;
+      /** Set for a relation: resolved for the whole level at once instead of row by row. */
+      readonly relation: RelationRules | undefined;
+      readonly nonNull: boolean;
+      /** Undefined for one object; whether the items may be null for a list. */
+      readonly list: { readonly itemNonNull: boolean } | undefined;
+      readonly selection: readonly FieldPlan[];
+    };
+
+/** Why a plain execution stopped: the document then runs on the general executor, which answers as it always does. */
+class NotPlain extends Error {}
+
+const plans = new WeakMap<DocumentNode, Map<string, readonly FieldPlan[] | null>>();
+
+/**
+ * The plan of a query made only of plain fields (see {@link PLAIN_EXTENSION}), without
+ * variables, directives or fragments, each response key once; null for anything else (which the
+ * general executor runs). Arguments are coerced here once, as graphql-js coerces them.
+ */
+export function plainPlan(args: ExecutionArgs): readonly FieldPlan[] | null {
+  const name = args.operationName ?? '';
+  let byName = plans.get(args.document);
+  if (!byName) {
+    byName = new Map();
+    plans.set(args.document, byName);
+  }
+  let plan = byName.get(name);
+  if (plan === undefined) {
+    plan = null;
+    const operation = graphqlJs().getOperationAST(args.document, args.operationName);
+    const query = args.schema.getQueryType();
+    if (operation?.operation === 'query' && query && !operation.variableDefinitions?.length && !operation.directives?.length) {
+      try {
+        plan = selectionPlan(query, operation.selectionSet);
+      } catch (error) {
+        if (!(error instanceof NotPlain)) throw error;
+      }
+    }
+    byName.set(name, plan);
+  }
+  return plan;
+}
+
+function selectionPlan(type: GraphQLObjectType, set: SelectionSetNode): FieldPlan[] {
+  const g = graphqlJs();
+  const keys = new Set<string>();
+  const plan: FieldPlan[] = [];
+  for (const node of set.selections) {
+    if (node.kind !== g.Kind.FIELD || node.directives?.length) throw new NotPlain();
+    const key = node.alias?.value ?? node.name.value;
+    if (keys.has(key)) throw new NotPlain();
+    keys.add(key);
+    if (node.name.value === '__typename') {
+      plan.push({ kind: 'typename', key, name: type.name });
+      continue;
+    }
+    const def = type.getFields()[node.name.value];
+    if (!def || def.extensions[PLAIN_EXTENSION] !== true) throw new NotPlain();
+    plan.push(fieldPlan(def, node, key));
+  }
+  return plan;
+}
+
+function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: string): FieldPlan {
+  const g = graphqlJs();
+  const resolve = def.resolve as GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
+  let type: GraphQLOutputType = def.type;
+  const nonNull = g.isNonNullType(type);
+  if (g.isNonNullType(type)) type = type.ofType;
+  if (g.isLeafType(type)) {
+    if (node.selectionSet || !g.isScalarType(type)) throw new NotPlain();
+    return { kind: 'leaf', key, field: def.name, resolve, scalar: type, nonNull };
+  }
+  let list: { itemNonNull: boolean } | undefined;
+  if (g.isListType(type)) {
+    let item: GraphQLOutputType = type.ofType;
+    list = { itemNonNull: g.isNonNullType(item) };
+    if (g.isNonNullType(item)) item = item.ofType;
+    type = item;
+  }
+  if (!g.isObjectType(type) || !node.selectionSet) throw new NotPlain();
+  let args: Record<string, unknown>;
+  try {
+    args = g.getArgumentValues(def, node, {});
+  } catch {
+    throw new NotPlain();
+  }
+  return {
+    kind: 'object',
+    key,
+    field: def.name,
+    resolve,
+    args,
+    info: { fieldNodes: [node], fragments: {}, returnType: def.type },
+    relation: def.extensions[RELATION_EXTENSION] as RelationRules | undefined,
+    nonNull,
+    list,
+    selection: selectionPlan(type, node.selectionSet),
+  };
+}
+
+/**
+ * Runs a plan: the same resolvers graphql-jit would call (so the same gates, unlock rules, page
+ * sizes and loaders, and the same statements), with the result assembled directly. Anything
+ * but a clean answer (a resolver that throws or rejects, a null where the type allows none, a
+ * value the scalar refuses) gives undefined, and the caller runs the document on the general
+ * executor, which answers with its errors (reads already made are served from the request's
+ * loaders where they were cached).
+ */
+export async function runPlain(plan: readonly FieldPlan[], context: GraphqlContext): Promise<ExecutionResult | undefined> {
+  const data: Record<string, unknown> = {};
+  try {
+    await completeSelection(plan, [undefined], [data], context);
+  } catch {
+    return undefined;
+  }
+  return { data };
+}
+
+/**
+ * Fills `targets[i]` with the selection of `sources[i]`, one level at a time: every row's
+ * relations are asked for before any is awaited (so the loaders batch them as they do for
+ * graphql-jit). On a failure it still waits for what it started, so nothing runs on unobserved.
+ */
+async function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], context: GraphqlContext): Promise<void> {
+  const pending: Promise<void>[] = [];
+  let failure: { error: unknown } | undefined;
+  try {
+    for (const field of plan) {
+      if (field.kind === 'typename') {
+        for (const target of targets) target[field.key] = field.name;
+      } else if (field.kind === 'leaf') {
+        for (let i = 0; i < sources.length; i++) (targets[i] as Record<string, unknown>)[field.key] = leafValue(field, sources[i], context);
+      } else {
+        pending.push(completeObjects(field, sources, targets, context));
+      }
+    }
+  } catch (error) {
+    failure = { error };
+  }
+  const outcomes = await Promise.allSettled(pending);
+  if (failure) throw failure.error;
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+}
+
+function resolved(field: Extract<FieldPlan, { kind: 'object' | 'leaf' }>, source: unknown, context: GraphqlContext): unknown {
+  if (field.resolve) return field.resolve(source, field.kind === 'object' ? field.args : {}, context, (field.kind === 'object' ? field.info : undefined) as never);
+  return (source as Record<string, unknown>)[field.field];
+}
+
+function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown, context: GraphqlContext): unknown {
+  const value = resolved(field, source, context);
+  if (value instanceof Promise) throw new NotPlain();
+  if (value === null || value === undefined) {
+    if (field.nonNull) throw new NotPlain();
+    return null;
+  }
+  const out = field.scalar.serialize(value);
+  if (out === undefined) throw new NotPlain();
+  return out;
+}
+
+/** Completes one object field for every source row: its answers for the whole level, then the next level in one pass. */
+async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], targets: Record<string, unknown>[], context: GraphqlContext): Promise<void> {
+  const answers = field.relation ? await relationAnswers(field.relation, field.args, field.info, parents as Row[], context) : await resolverAnswers(field, parents, context);
+  const sources: unknown[] = [];
+  const children: Record<string, unknown>[] = [];
+  const child = (source: unknown): Record<string, unknown> => {
+    if (source instanceof Promise) throw new NotPlain();
+    const target: Record<string, unknown> = {};
+    sources.push(source);
+    children.push(target);
+    return target;
+  };
+  for (let i = 0; i < answers.length; i++) {
+    const answer = answers[i];
+    const target = targets[i] as Record<string, unknown>;
+    if (answer === null || answer === undefined) {
+      if (field.nonNull) throw new NotPlain();
+      target[field.key] = null;
+    } else if (field.list) {
+      if (!Array.isArray(answer)) throw new NotPlain();
+      const items: unknown[] = [];
+      for (const item of answer as unknown[]) {
+        if (item === null || item === undefined) {
+          if (field.list.itemNonNull) throw new NotPlain();
+          items.push(null);
+        } else items.push(child(item));
+      }
+      target[field.key] = items;
+    } else {
+      target[field.key] = child(answer);
+    }
+  }
+  if (sources.length > 0) await completeSelection(field.selection, sources, children, context);
+}
+
+/** Every parent row's answer from the field's resolver (the root fields, one row). */
+async function resolverAnswers(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], context: GraphqlContext): Promise<unknown[]> {
+  const values: unknown[] = [];
+  try {
+    for (const parent of parents) values.push(resolved(field, parent, context));
+    return await Promise.all(values);
+  } catch (error) {
+    await Promise.allSettled(values);
+    throw error;
+  }
+}
+
+/**
+ * A relation's answer for every parent row, with one read for the level (the statement the
+ * field's loader would batch): the gate is checked once when some row needs it, as the resolver
+ * checks it for each such row.
+ */
+async function relationAnswers(rules: RelationRules, args: Record<string, unknown>, info: SelectionInfo, parents: readonly Row[], context: GraphqlContext): Promise<unknown[]> {
+  if (rules.kind === 'parent') {
+    const keys: Value[] = [];
+    for (const row of parents) {
+      const id = row[rules.column];
+      if (id !== null && id !== undefined) keys.push(id);
+    }
+    if (keys.length === 0) return parents.map(() => null);
+    rules.gate(context.identity);
+    const found = await context.loaders.rowsByIds(rules.table, keys);
+    return parents.map((row) => {
+      const id = row[rules.column];
+      return id === null || id === undefined ? null : (found.get(keyOf(id)) ?? null);
+    });
+  }
+  if (parents.length === 0) return [];
+  rules.gate(context.identity);
+  const keys = parents.map((row) => row[rules.parentKey] ?? null);
+  const groups = await context.loaders.rowsByParents({ table: rules.table, column: rules.column, limit: rules.limit(args), projection: rules.projection(info) }, keys);
+  return keys.map((k) => groups.get(keyOf(k)) ?? []);
+}

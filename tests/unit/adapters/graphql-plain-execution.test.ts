@@ -1,0 +1,155 @@
+import { execute, parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MemoryEventBus } from '../../../src/adapters/events/memory-event-bus.js';
+import { buildGraphqlSchema, type GraphqlContext } from '../../../src/adapters/graphql/build-schema.js';
+import { executeCompiled } from '../../../src/adapters/graphql/compiled-execution.js';
+import { Loaders } from '../../../src/adapters/graphql/loaders.js';
+import { plainPlan, runPlain } from '../../../src/adapters/graphql/plain-execution.js';
+import { MemoryRecordStore } from '../../../src/adapters/persistence/memory/memory-record-store.js';
+import { cryptoRandomSource } from '../../../src/adapters/system/crypto-random-source.js';
+import { ANONYMOUS, type Identity } from '../../../src/domain/auth/identity.js';
+import { c, defineModel, ModelRegistry } from '../../../src/domain/model/index.js';
+import type { RecordStore } from '../../../src/ports/record-store.js';
+import { ManualClock } from '../../support/open-test-database.js';
+
+/**
+ * The plain executor (documents made only of Portico's own fields) against graphql-js's
+ * reference `execute` on the same schema, data and caller: the same answer, errors included,
+ * with the same reads of the store; and which documents it takes at all.
+ */
+const registry = ModelRegistry.build([
+  defineModel('author', { id: c.id(), name: c.text(), note: c.text().nullable().private(), joined_at: c.timestamp().nullable() }),
+  defineModel('post', { id: c.id(), title: c.text(), author_id: c.fk('author').nullable(), published: c.bool().default(false), score: c.int().default(0), rating: c.float().nullable(), data: c.json().nullable() }),
+  defineModel('comment', { id: c.id(), post_id: c.fk('post'), body: c.text() }),
+  defineModel('ticket', { id: c.id(), author_id: c.fk('author'), subject: c.text() }),
+]);
+const staffOnly = (who: Identity) => who.isStaff;
+const schema = buildGraphqlSchema(registry, {
+  exposed: new Map([['author', undefined], ['post', undefined], ['comment', undefined], ['ticket', staffOnly]]),
+  hidden: new Map(),
+  unlocks: new Map([['author', new Map([['note', staffOnly]])]]),
+});
+const STAFF: Identity = { isAuthenticated: true, id: 1, username: 'staff', isStaff: true, isSuperuser: false, via: 'bearer' };
+
+let store: RecordStore;
+
+beforeAll(async () => {
+  store = new MemoryRecordStore({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
+  await store.insertMany('author', [
+    { name: 'Ada', note: 'private to staff', joined_at: new Date('2026-01-02T03:04:05.006Z') },
+    { name: 'Grace', note: null, joined_at: null },
+  ]);
+  await store.insertMany('post', [
+    { title: 'One', author_id: 1, published: true, score: 3, rating: 4.5, data: { tags: ['a', 'b'], n: 1 } },
+    { title: 'Two', author_id: 2, score: -1 },
+    { title: 'Orphan', author_id: null },
+    { title: 'Four', author_id: 1, data: [1, 'two', null] },
+  ]);
+  await store.insertMany('comment', [
+    { post_id: 1, body: 'first' },
+    { post_id: 1, body: 'second' },
+    { post_id: 2, body: 'third' },
+    { post_id: 4, body: 'fourth' },
+    { post_id: 1, body: 'fifth' },
+  ]);
+  await store.insertMany('ticket', [{ author_id: 1, subject: 'help' }]);
+});
+
+/** The store with its reads counted (find, getManyByIds). */
+function counted(inner: RecordStore): { store: RecordStore; reads: string[] } {
+  const reads: string[] = [];
+  const store = new Proxy(inner, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if ((name === 'find' || name === 'getManyByIds') && typeof value === 'function') {
+        return (table: string, ...rest: unknown[]) => {
+          reads.push(`${String(name)} ${table}`);
+          return (value as (...a: unknown[]) => unknown).call(target, table, ...rest);
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store, reads };
+}
+
+/** What to execute (a fresh request context over the counted store), and the reads it makes. */
+function request(source: string, identity: Identity): { args: ExecutionArgs; reads: string[] } {
+  const { store: s, reads } = counted(store);
+  const contextValue: GraphqlContext = { identity, loaders: new Loaders(s, () => 'id'), store: s, events: new MemoryEventBus(), signal: new AbortController().signal };
+  return { args: { schema, document: parse(source), contextValue }, reads };
+}
+
+const argsFor = (source: string, identity: Identity): ExecutionArgs => request(source, identity).args;
+
+const json = (result: ExecutionResult) => JSON.parse(JSON.stringify(result)) as unknown;
+
+const PLAIN = [
+  '{ posts(limit: 50) { id title author { name } comments { body } } }',
+  '{ posts { __typename id a: title author { id name joined_at posts(limit: 1) { id title } } b: comments(limit: 2) { id body post { id } } } }',
+  '{ posts(offset: 1, limit: 2) { id published score rating data } }',
+  '{ post(id: "4") { id title author { name } comments { body } } }',
+  '{ post(id: "99") { id } }',
+  '{ authors { id name note joined_at } }',
+  '{ comments { id body post { id title author { id name } } } }',
+  '{ __typename tickets { id subject author { name } } }',
+  '{ posts { id author { tickets { id } } } }',
+  '{ posts(limit: 0) { id } comments(limit: 1) { id } }',
+  'query Named { authors(limit: 1) { name } }',
+  '{ comments { post { id comments(limit: 1) { body post { id title } } } } }',
+];
+
+describe('plain execution', () => {
+  for (const source of PLAIN) {
+    for (const [who, identity] of [['anonymous', ANONYMOUS], ['staff', STAFF]] as const) {
+      it(`answers ${source} for ${who} as graphql-js does, with the same reads`, async () => {
+        const ours = request(source, identity);
+        const theirs = request(source, identity);
+        const plan = plainPlan(ours.args);
+        if (!plan) throw new Error('not planned');
+        const reference = await execute(theirs.args);
+        const answer = await runPlain(plan, ours.args.contextValue as GraphqlContext);
+        if (reference.errors) {
+          // A refused gate: the plain executor hands the document over, and the general one answers.
+          expect(answer).toBeUndefined();
+          expect(json(await executeCompiled(request(source, identity).args))).toEqual(json(reference));
+        } else {
+          expect(answer && json(answer)).toEqual(json(reference));
+          expect(ours.reads).toEqual(theirs.reads);
+        }
+      });
+    }
+  }
+
+  it('runs through the plain executor behind the compiled one', async () => {
+    const ours = request(PLAIN[0] as string, ANONYMOUS);
+    const theirs = request(PLAIN[0] as string, ANONYMOUS);
+    expect(json(await executeCompiled(ours.args))).toEqual(json(await execute(theirs.args)));
+    expect(ours.reads).toEqual(['find post', 'getManyByIds author', 'find comment']);
+  });
+
+  it('hands over a document whose gate refuses the caller (the general executor answers with the error)', async () => {
+    const args = argsFor('{ tickets { id } }', ANONYMOUS);
+    const plan = plainPlan(args);
+    expect(plan).not.toBeNull();
+    expect(await runPlain(plan as NonNullable<typeof plan>, args.contextValue as GraphqlContext)).toBeUndefined();
+    const answer = json(await executeCompiled(argsFor('{ tickets { id } }', ANONYMOUS))) as { data: unknown; errors: { message: string }[] };
+    expect(answer.data).toEqual({ tickets: null });
+    expect(answer.errors[0]?.message).toBe('not allowed to read ticket');
+  });
+
+  for (const source of [
+    '{ posts { ...F } } fragment F on Post { id }',
+    '{ posts { ... on Post { id } } }',
+    '{ posts { id @include(if: true) } }',
+    'query($n: Int) { posts(limit: $n) { id } }',
+    '{ posts { id id } }',
+    '{ posts { id } posts { title } }',
+    '{ postsConnection(first: 2) { edges { node { id } } } }',
+    'mutation { __typename }',
+  ]) {
+    it(`leaves ${source} to the general executor`, () => {
+      expect(plainPlan(argsFor(source, ANONYMOUS))).toBeNull();
+    });
+  }
+});
