@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
-import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs } from './graphql-js.js';
 import { plainPlan, runPlain } from './plain-execution.js';
 
@@ -25,11 +24,12 @@ const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
  */
 export function executeCompiled(args: ExecutionArgs): Result {
   const plan = plainPlan(args);
-  if (plan) return runPlain(plan, args.contextValue as GraphqlContext).then((result) => result ?? executeGeneral(args));
+  if (plan) return runPlain(plan, args).then((result) => result ?? executeGeneral(args));
   return executeGeneral(args);
 }
 
-function executeGeneral(args: ExecutionArgs): Result {
+/** graphql-jit's compiled query, or graphql-js where graphql-jit declines: every operation but a plain query. */
+export function executeGeneral(args: ExecutionArgs): Result {
   const query = compiledQuery(args);
   if (!query) return graphqlJs().execute(args);
   return query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;

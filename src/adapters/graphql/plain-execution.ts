@@ -8,7 +8,9 @@ import type {
   GraphQLObjectType,
   GraphQLOutputType,
   GraphQLScalarType,
+  OperationDefinitionNode,
   SelectionSetNode,
+  ValueNode,
 } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
@@ -66,7 +68,8 @@ type FieldPlan =
       readonly key: string;
       readonly field: string;
       readonly resolve: GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
-      readonly args: Record<string, unknown>;
+      /** The field's arguments, coerced as graphql-js coerces them (once, when they name no variable). */
+      readonly args: (variables: Record<string, unknown>) => Record<string, unknown>;
       readonly info: SelectionInfo;
       /** Set for a relation: resolved for the whole level at once instead of row by row. */
       readonly relation: RelationRules | undefined;
@@ -79,14 +82,26 @@ type FieldPlan =
 /** Why a plain execution stopped: the document then runs on the general executor, which answers as it always does. */
 class NotPlain extends Error {}
 
-const plans = new WeakMap<DocumentNode, Map<string, readonly FieldPlan[] | null>>();
+/** A planned operation: its fields, and the operation (for its variables). */
+export interface PlainPlan {
+  readonly operation: OperationDefinitionNode;
+  readonly fields: readonly FieldPlan[];
+}
+
+/** One request's run of a plan. */
+interface Run {
+  readonly context: GraphqlContext;
+  readonly variables: Record<string, unknown>;
+}
+
+const plans = new WeakMap<DocumentNode, Map<string, PlainPlan | null>>();
 
 /**
  * The plan of a query made only of plain fields (see {@link PLAIN_EXTENSION}), without
- * variables, directives or fragments, each response key once; null for anything else (which the
- * general executor runs). Arguments are coerced here once, as graphql-js coerces them.
+ * directives or fragments, each response key once; null for anything else (which the general
+ * executor runs). Kept with the document (the pipeline hands back the same object for the same text).
  */
-export function plainPlan(args: ExecutionArgs): readonly FieldPlan[] | null {
+export function plainPlan(args: ExecutionArgs): PlainPlan | null {
   const name = args.operationName ?? '';
   let byName = plans.get(args.document);
   if (!byName) {
@@ -98,9 +113,9 @@ export function plainPlan(args: ExecutionArgs): readonly FieldPlan[] | null {
     plan = null;
     const operation = graphqlJs().getOperationAST(args.document, args.operationName);
     const query = args.schema.getQueryType();
-    if (operation?.operation === 'query' && query && !operation.variableDefinitions?.length && !operation.directives?.length) {
+    if (operation?.operation === 'query' && query && !operation.directives?.length) {
       try {
-        plan = selectionPlan(query, operation.selectionSet);
+        plan = { operation, fields: selectionPlan(query, operation.selectionSet) };
       } catch (error) {
         if (!(error instanceof NotPlain)) throw error;
       }
@@ -148,24 +163,33 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
     type = item;
   }
   if (!g.isObjectType(type) || !node.selectionSet) throw new NotPlain();
-  let args: Record<string, unknown>;
-  try {
-    args = g.getArgumentValues(def, node, {});
-  } catch {
-    throw new NotPlain();
-  }
+  const coerce = (variables: Record<string, unknown>): Record<string, unknown> => {
+    try {
+      return g.getArgumentValues(def, node, variables);
+    } catch {
+      throw new NotPlain();
+    }
+  };
+  const fixed = node.arguments?.some((a) => namesVariable(a.value)) ? undefined : coerce({});
   return {
     kind: 'object',
     key,
     field: def.name,
     resolve,
-    args,
+    args: fixed ? () => fixed : coerce,
     info: { fieldNodes: [node], fragments: {}, returnType: def.type },
     relation: def.extensions[RELATION_EXTENSION] as RelationRules | undefined,
     nonNull,
     list,
     selection: selectionPlan(type, node.selectionSet),
   };
+}
+
+function namesVariable(value: ValueNode): boolean {
+  if (value.kind === 'Variable') return true;
+  if (value.kind === 'ListValue') return value.values.some(namesVariable);
+  if (value.kind === 'ObjectValue') return value.fields.some((f) => namesVariable(f.value));
+  return false;
 }
 
 /**
@@ -176,10 +200,17 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
  * executor, which answers with its errors (reads already made are served from the request's
  * loaders where they were cached).
  */
-export async function runPlain(plan: readonly FieldPlan[], context: GraphqlContext): Promise<ExecutionResult | undefined> {
+export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<ExecutionResult | undefined> {
+  let variables: Record<string, unknown> = {};
+  const definitions = plan.operation.variableDefinitions ?? [];
+  if (definitions.length > 0) {
+    const coerced = graphqlJs().getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 1 });
+    if (coerced.errors) return undefined;
+    variables = coerced.coerced;
+  }
   const data: Record<string, unknown> = {};
   try {
-    await completeSelection(plan, [undefined], [data], context);
+    await completeSelection(plan.fields, [undefined], [data], { context: args.contextValue as GraphqlContext, variables });
   } catch {
     return undefined;
   }
@@ -191,7 +222,7 @@ export async function runPlain(plan: readonly FieldPlan[], context: GraphqlConte
  * relations are asked for before any is awaited (so the loaders batch them as they do for
  * graphql-jit). On a failure it still waits for what it started, so nothing runs on unobserved.
  */
-async function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], context: GraphqlContext): Promise<void> {
+async function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], run: Run): Promise<void> {
   const pending: Promise<void>[] = [];
   let failure: { error: unknown } | undefined;
   try {
@@ -199,9 +230,9 @@ async function completeSelection(plan: readonly FieldPlan[], sources: readonly u
       if (field.kind === 'typename') {
         for (const target of targets) target[field.key] = field.name;
       } else if (field.kind === 'leaf') {
-        for (let i = 0; i < sources.length; i++) (targets[i] as Record<string, unknown>)[field.key] = leafValue(field, sources[i], context);
+        for (let i = 0; i < sources.length; i++) (targets[i] as Record<string, unknown>)[field.key] = leafValue(field, sources[i], run);
       } else {
-        pending.push(completeObjects(field, sources, targets, context));
+        pending.push(completeObjects(field, sources, targets, run));
       }
     }
   } catch (error) {
@@ -212,13 +243,14 @@ async function completeSelection(plan: readonly FieldPlan[], sources: readonly u
   for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
 }
 
-function resolved(field: Extract<FieldPlan, { kind: 'object' | 'leaf' }>, source: unknown, context: GraphqlContext): unknown {
-  if (field.resolve) return field.resolve(source, field.kind === 'object' ? field.args : {}, context, (field.kind === 'object' ? field.info : undefined) as never);
-  return (source as Record<string, unknown>)[field.field];
+function resolved(field: Extract<FieldPlan, { kind: 'object' | 'leaf' }>, source: unknown, run: Run): unknown {
+  if (!field.resolve) return (source as Record<string, unknown>)[field.field];
+  if (field.kind === 'leaf') return field.resolve(source, {}, run.context, undefined as never);
+  return field.resolve(source, field.args(run.variables), run.context, field.info as never);
 }
 
-function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown, context: GraphqlContext): unknown {
-  const value = resolved(field, source, context);
+function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown, run: Run): unknown {
+  const value = resolved(field, source, run);
   if (value instanceof Promise) throw new NotPlain();
   if (value === null || value === undefined) {
     if (field.nonNull) throw new NotPlain();
@@ -230,8 +262,8 @@ function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown,
 }
 
 /** Completes one object field for every source row: its answers for the whole level, then the next level in one pass. */
-async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], targets: Record<string, unknown>[], context: GraphqlContext): Promise<void> {
-  const answers = field.relation ? await relationAnswers(field.relation, field.args, field.info, parents as Row[], context) : await resolverAnswers(field, parents, context);
+async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], targets: Record<string, unknown>[], run: Run): Promise<void> {
+  const answers = field.relation ? await relationAnswers(field.relation, field.args(run.variables), field.info, parents as Row[], run.context) : await resolverAnswers(field, parents, run);
   const sources: unknown[] = [];
   const children: Record<string, unknown>[] = [];
   const child = (source: unknown): Record<string, unknown> => {
@@ -261,14 +293,14 @@ async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, pa
       target[field.key] = child(answer);
     }
   }
-  if (sources.length > 0) await completeSelection(field.selection, sources, children, context);
+  if (sources.length > 0) await completeSelection(field.selection, sources, children, run);
 }
 
 /** Every parent row's answer from the field's resolver (the root fields, one row). */
-async function resolverAnswers(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], context: GraphqlContext): Promise<unknown[]> {
+async function resolverAnswers(field: Extract<FieldPlan, { kind: 'object' }>, parents: readonly unknown[], run: Run): Promise<unknown[]> {
   const values: unknown[] = [];
   try {
-    for (const parent of parents) values.push(resolved(field, parent, context));
+    for (const parent of parents) values.push(resolved(field, parent, run));
     return await Promise.all(values);
   } catch (error) {
     await Promise.allSettled(values);
