@@ -15,7 +15,7 @@ import type {
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { GraphqlContext } from './build-schema.js';
-import { graphqlJs } from './graphql-js.js';
+import { graphqlJs, typeSystem } from './graphql-js.js';
 import { keyOf } from './loaders.js';
 import type { Projection, SelectionInfo } from './selected-columns.js';
 
@@ -60,7 +60,7 @@ type FieldPlan =
       readonly key: string;
       readonly field: string;
       readonly resolve: GraphQLFieldResolver<unknown, GraphqlContext> | undefined;
-      readonly scalar: GraphQLScalarType;
+      readonly serialize: (value: unknown) => unknown;
       readonly nonNull: boolean;
     }
   | {
@@ -153,7 +153,7 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
   if (g.isNonNullType(type)) type = type.ofType;
   if (g.isLeafType(type)) {
     if (node.selectionSet || !g.isScalarType(type)) throw new NotPlain();
-    return { kind: 'leaf', key, field: def.name, resolve, scalar: type, nonNull };
+    return { kind: 'leaf', key, field: def.name, resolve, serialize: serializerOf(type), nonNull };
   }
   let list: { itemNonNull: boolean } | undefined;
   if (g.isListType(type)) {
@@ -210,7 +210,8 @@ export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<Ex
   }
   const data: Record<string, unknown> = {};
   try {
-    await completeSelection(plan.fields, [undefined], [data], { context: args.contextValue as GraphqlContext, variables });
+    const done = completeSelection(plan.fields, [undefined], [data], { context: args.contextValue as GraphqlContext, variables });
+    if (done) await done;
   } catch {
     return undefined;
   }
@@ -221,10 +222,10 @@ export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<Ex
  * Fills `targets[i]` with the selection of `sources[i]`, one level at a time: every row's
  * relations are asked for before any is awaited (so the loaders batch them as they do for
  * graphql-jit). On a failure it still waits for what it started, so nothing runs on unobserved.
+ * Undefined when the level had nothing to wait for.
  */
-async function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], run: Run): Promise<void> {
+function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], run: Run): Promise<void> | undefined {
   const pending: Promise<void>[] = [];
-  let failure: { error: unknown } | undefined;
   try {
     for (const field of plan) {
       if (field.kind === 'typename') {
@@ -236,11 +237,15 @@ async function completeSelection(plan: readonly FieldPlan[], sources: readonly u
       }
     }
   } catch (error) {
-    failure = { error };
+    if (pending.length === 0) throw error;
+    return Promise.allSettled(pending).then(() => {
+      throw error;
+    });
   }
-  const outcomes = await Promise.allSettled(pending);
-  if (failure) throw failure.error;
-  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+  if (pending.length <= 1) return pending[0];
+  return Promise.allSettled(pending).then((outcomes) => {
+    for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+  });
 }
 
 function resolved(field: Extract<FieldPlan, { kind: 'object' | 'leaf' }>, source: unknown, run: Run): unknown {
@@ -250,15 +255,32 @@ function resolved(field: Extract<FieldPlan, { kind: 'object' | 'leaf' }>, source
 }
 
 function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown, run: Run): unknown {
-  const value = resolved(field, source, run);
-  if (value instanceof Promise) throw new NotPlain();
+  const value = field.resolve ? resolved(field, source, run) : (source as Record<string, unknown>)[field.field];
   if (value === null || value === undefined) {
     if (field.nonNull) throw new NotPlain();
     return null;
   }
-  const out = field.scalar.serialize(value);
+  if (value instanceof Promise) throw new NotPlain();
+  const out = field.serialize(value);
   if (out === undefined) throw new NotPlain();
   return out;
+}
+
+/**
+ * A scalar's serializer, with graphql-js's own answer for the values it hands back as they are
+ * (a string as a String or an ID, a whole number as an ID's string, a 32-bit whole number as an
+ * Int, a finite number as a Float, a boolean as a Boolean) given without calling it; every other
+ * value, and every other scalar, goes to the scalar's `serialize`.
+ */
+function serializerOf(scalar: GraphQLScalarType): (value: unknown) => unknown {
+  const t = typeSystem;
+  const general = (v: unknown) => scalar.serialize(v);
+  if (scalar === t.GraphQLString) return (v) => (typeof v === 'string' ? v : general(v));
+  if (scalar === t.GraphQLID) return (v) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : general(v));
+  if (scalar === t.GraphQLInt) return (v) => (typeof v === 'number' && Number.isInteger(v) && v <= 2_147_483_647 && v >= -2_147_483_648 ? v : general(v));
+  if (scalar === t.GraphQLFloat) return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : general(v));
+  if (scalar === t.GraphQLBoolean) return (v) => (typeof v === 'boolean' ? v : general(v));
+  return general;
 }
 
 /** Completes one object field for every source row: its answers for the whole level, then the next level in one pass. */
@@ -293,7 +315,8 @@ async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, pa
       target[field.key] = child(answer);
     }
   }
-  if (sources.length > 0) await completeSelection(field.selection, sources, children, run);
+  const done = sources.length > 0 ? completeSelection(field.selection, sources, children, run) : undefined;
+  if (done) await done;
 }
 
 /** Every parent row's answer from the field's resolver (the root fields, one row). */
