@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import { graphqlJs } from './graphql-js.js';
+import { perOperation, type OperationMemo } from './operation-memo.js';
 import { plainPlan, runPlain } from './plain-execution.js';
 
 const require = createRequire(import.meta.url);
@@ -11,7 +12,7 @@ let jit: typeof GraphqlJit | undefined;
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
 /** Compiled queries of a document, by operation name ('' for the only one); null when it cannot be compiled. */
-const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+const compiled: OperationMemo<CompiledQuery | null> = new WeakMap();
 
 /**
  * Executes a validated query with graphql-jit: the document is compiled once into a function
@@ -36,22 +37,11 @@ export function executeGeneral(args: ExecutionArgs): Result {
 }
 
 function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
-  const name = args.operationName ?? '';
-  let byName = compiled.get(args.document);
-  if (!byName) {
-    byName = new Map();
-    compiled.set(args.document, byName);
-  }
-  let query = byName.get(name);
-  if (query === undefined) {
-    query = null;
-    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation === 'query') {
-      // graphql-jit (with fast-json-stringify and ajv) is loaded with the first query to compile.
-      jit ??= require('graphql-jit') as typeof GraphqlJit;
-      const outcome = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      if (jit.isCompiledQuery(outcome)) query = outcome;
-    }
-    byName.set(name, query);
-  }
-  return query;
+  return perOperation(compiled, args, () => {
+    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation !== 'query') return null;
+    // graphql-jit (with fast-json-stringify and ajv) is loaded with the first query to compile.
+    jit ??= require('graphql-jit') as typeof GraphqlJit;
+    const outcome = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    return jit.isCompiledQuery(outcome) ? outcome : null;
+  });
 }

@@ -1,5 +1,4 @@
 import type {
-  DocumentNode,
   ExecutionArgs,
   ExecutionResult,
   FieldNode,
@@ -17,6 +16,7 @@ import type { Row, Value } from '../../domain/model/types.js';
 import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs, typeSystem } from './graphql-js.js';
 import { keyOf } from './loaders.js';
+import { perOperation, type OperationMemo } from './operation-memo.js';
 import type { Projection, SelectionInfo } from './selected-columns.js';
 
 /**
@@ -94,7 +94,7 @@ interface Run {
   readonly variables: Record<string, unknown>;
 }
 
-const plans = new WeakMap<DocumentNode, Map<string, PlainPlan | null>>();
+const plans: OperationMemo<PlainPlan | null> = new WeakMap();
 
 /**
  * The plan of a query made only of plain fields (see {@link PLAIN_EXTENSION}), without
@@ -102,27 +102,17 @@ const plans = new WeakMap<DocumentNode, Map<string, PlainPlan | null>>();
  * executor runs). Kept with the document (the pipeline hands back the same object for the same text).
  */
 export function plainPlan(args: ExecutionArgs): PlainPlan | null {
-  const name = args.operationName ?? '';
-  let byName = plans.get(args.document);
-  if (!byName) {
-    byName = new Map();
-    plans.set(args.document, byName);
-  }
-  let plan = byName.get(name);
-  if (plan === undefined) {
-    plan = null;
+  return perOperation(plans, args, () => {
     const operation = graphqlJs().getOperationAST(args.document, args.operationName);
     const query = args.schema.getQueryType();
-    if (operation?.operation === 'query' && query && !operation.directives?.length) {
-      try {
-        plan = { operation, fields: selectionPlan(query, operation.selectionSet) };
-      } catch (error) {
-        if (!(error instanceof NotPlain)) throw error;
-      }
+    if (operation?.operation !== 'query' || !query || operation.directives?.length) return null;
+    try {
+      return { operation, fields: selectionPlan(query, operation.selectionSet) };
+    } catch (error) {
+      if (error instanceof NotPlain) return null;
+      throw error;
     }
-    byName.set(name, plan);
-  }
-  return plan;
+  });
 }
 
 function selectionPlan(type: GraphQLObjectType, set: SelectionSetNode): FieldPlan[] {
