@@ -6,7 +6,7 @@ import type { GraphqlContext } from './build-schema.js';
 import { readConnectionPage, type ConnectionArgs } from './connection-page.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';
-import { PLAIN_EXTENSION } from './plain-execution.js';
+import { PLAIN_EXTENSION } from './plain-plan.js';
 import { columnsReader } from './selected-columns.js';
 import type { ReadAccess } from './read-access.js';
 

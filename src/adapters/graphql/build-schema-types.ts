@@ -5,7 +5,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
-import { PLAIN_EXTENSION, RELATION_EXTENSION, type RelationRules } from './plain-execution.js';
+import { PLAIN_EXTENSION, RELATION_EXTENSION, type RelationRules } from './plain-plan.js';
 import { COLUMNS_EXTENSION, columnsReader } from './selected-columns.js';
 import { typeSystem } from './graphql-js.js';
 import { pageArg, pageSize } from './page-args.js';

@@ -4,7 +4,8 @@ import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import { graphqlJs } from './graphql-js.js';
 import { perOperation, type OperationMemo } from './operation-memo.js';
-import { plainPlan, runPlain } from './plain-execution.js';
+import { runPlain } from './plain-execution.js';
+import { plainPlan } from './plain-plan.js';
 
 const require = createRequire(import.meta.url);
 let jit: typeof GraphqlJit | undefined;

@@ -4,7 +4,8 @@ import { MemoryEventBus } from '../../../src/adapters/events/memory-event-bus.js
 import { buildGraphqlSchema, type GraphqlContext } from '../../../src/adapters/graphql/build-schema.js';
 import { executeCompiled, executeGeneral } from '../../../src/adapters/graphql/compiled-execution.js';
 import { Loaders } from '../../../src/adapters/graphql/loaders.js';
-import { plainPlan, runPlain } from '../../../src/adapters/graphql/plain-execution.js';
+import { runPlain } from '../../../src/adapters/graphql/plain-execution.js';
+import { plainPlan } from '../../../src/adapters/graphql/plain-plan.js';
 import { MemoryRecordStore } from '../../../src/adapters/persistence/memory/memory-record-store.js';
 import { cryptoRandomSource } from '../../../src/adapters/system/crypto-random-source.js';
 import { ANONYMOUS, type Identity } from '../../../src/domain/auth/identity.js';
