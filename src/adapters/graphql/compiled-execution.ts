@@ -4,7 +4,7 @@ import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import { graphqlJs } from './graphql-js.js';
 import { perOperation, type OperationMemo } from './operation-memo.js';
-import { runPlain } from './plain-execution.js';
+import { handedOver, runPlain } from './plain-execution.js';
 import { plainPlan } from './plain-plan.js';
 
 const require = createRequire(import.meta.url);
@@ -26,7 +26,7 @@ const compiled: OperationMemo<CompiledQuery | null> = new WeakMap();
  */
 export function executeCompiled(args: ExecutionArgs): Result {
   const plan = plainPlan(args);
-  if (plan) return runPlain(plan, args).then((result) => result ?? executeGeneral(args));
+  if (plan) return runPlain(plan, args).then((outcome) => ('answer' in outcome ? outcome.answer : executeGeneral(handedOver(args, outcome))));
   return executeGeneral(args);
 }
 

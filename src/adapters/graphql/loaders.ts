@@ -44,6 +44,11 @@ export class Loaders {
     private readonly signal?: AbortSignal,
   ) {}
 
+  /** Fresh loaders of the same request over another store. */
+  over(store: RecordStore): Loaders {
+    return new Loaders(store, this.primaryKey, this.signal);
+  }
+
   byId(table: string): DataLoader<Value, Row | null, string> {
     let loader = this.ids.get(table);
     if (!loader) {

@@ -1,7 +1,8 @@
 import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { GraphqlContext } from './build-schema.js';
-import { graphqlJs } from './graphql-js.js';
+import { DatabaseUnavailable, DomainError } from '../../domain/errors/domain-error.js';
+import { GraphQLError, graphqlJs } from './graphql-js.js';
 import { keyOf } from './loaders.js';
 import { NotPlain, type FieldPlan, type PlainPlan, type RelationRules } from './plain-plan.js';
 import type { SelectionInfo } from './selected-columns.js';
@@ -13,28 +14,55 @@ interface Run {
 }
 
 /**
- * Runs a plan: the same resolvers graphql-jit would call (so the same gates, unlock rules, page
- * sizes and loaders, and the same statements), with the result assembled directly. Anything
- * but a clean answer (a resolver that throws or rejects, a null where the type allows none, a
- * value the scalar refuses) gives undefined, and the caller runs the document on the general
- * executor, which answers with its errors (the reads already made are made again there).
+ * How a plain run ended: with the answer; handed over (the general executor then runs the
+ * document and answers as it always does); or with a read that failed (its error).
  */
-export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<ExecutionResult | undefined> {
+export type PlainOutcome = { readonly answer: ExecutionResult } | { readonly handOver: true } | { readonly failedRead: unknown };
+
+const HAND_OVER: PlainOutcome = { handOver: true };
+
+/**
+ * Runs a plan: the same resolvers graphql-jit would call (so the same gates, unlock rules, page
+ * sizes and loaders, and the same statements), with the result assembled directly. It hands the
+ * document over on anything but a clean answer that is not a failed read: a refused gate,
+ * argument or variable, a null where the type allows none, a value the scalar refuses (the reads
+ * already made are made again there). A failed read (the database down, a statement past its
+ * deadline) is reported as such, so that it is not waited for twice.
+ */
+export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<PlainOutcome> {
   let variables: Record<string, unknown> = {};
   const definitions = plan.operation.variableDefinitions ?? [];
   if (definitions.length > 0) {
     const coerced = graphqlJs().getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 1 });
-    if (coerced.errors) return undefined;
+    if (coerced.errors) return HAND_OVER;
     variables = coerced.coerced;
   }
+  const context = args.contextValue as GraphqlContext;
   const data: Record<string, unknown> = {};
   try {
-    const done = completeSelection(plan.fields, [undefined], [data], { context: args.contextValue as GraphqlContext, variables });
+    const done = completeSelection(plan.fields, [undefined], [data], { context, variables });
     if (done) await done;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A rule's refusal comes before any read of its field, and is answered again at once there.
+    const refused = error instanceof NotPlain || error instanceof GraphQLError || (error instanceof DomainError && !(error instanceof DatabaseUnavailable)) || context.signal.aborted;
+    return refused ? HAND_OVER : { failedRead: error };
   }
-  return { data };
+  return { answer: { data } };
+}
+
+/**
+ * What the general executor runs after a plain run that did not answer: the same request, or,
+ * after a failed read, the same request over a store whose every read fails at once with that
+ * error (so the answer reports it in the general executor's shape without reading again).
+ */
+export function handedOver(args: ExecutionArgs, outcome: Exclude<PlainOutcome, { answer: ExecutionResult }>): ExecutionArgs {
+  if (!('failedRead' in outcome)) return args;
+  const context = args.contextValue as GraphqlContext;
+  const failing = new Proxy(context.store, {
+    get: (target, name) => (typeof Reflect.get(target, name) === 'function' ? () => Promise.reject(outcome.failedRead) : Reflect.get(target, name)),
+  });
+  const failed: GraphqlContext = { ...context, store: failing, loaders: context.loaders.over(failing) };
+  return { ...args, contextValue: failed };
 }
 
 /**

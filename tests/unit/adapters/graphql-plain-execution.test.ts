@@ -9,6 +9,7 @@ import { plainPlan } from '../../../src/adapters/graphql/plain-plan.js';
 import { MemoryRecordStore } from '../../../src/adapters/persistence/memory/memory-record-store.js';
 import { cryptoRandomSource } from '../../../src/adapters/system/crypto-random-source.js';
 import { ANONYMOUS, type Identity } from '../../../src/domain/auth/identity.js';
+import { DatabaseUnavailable } from '../../../src/domain/errors/domain-error.js';
 import { c, defineModel, ModelRegistry } from '../../../src/domain/model/index.js';
 import type { RecordStore } from '../../../src/ports/record-store.js';
 import { ManualClock } from '../../support/open-test-database.js';
@@ -119,10 +120,10 @@ describe('plain execution', () => {
         const answer = await runPlain(plan, ours.args);
         if (reference.errors) {
           // A refused gate or a bad argument: the plain executor hands the document over, and the general one answers as it did alone.
-          expect(answer).toBeUndefined();
+          expect(answer).toEqual({ handOver: true });
           expect(json(await executeCompiled(request(source, identity, variables).args))).toEqual(json(await executeGeneral(request(source, identity, variables).args)));
         } else {
-          expect(answer && json(answer)).toEqual(json(reference));
+          expect('answer' in answer && json(answer.answer)).toEqual(json(reference));
           // The same reads; sibling root fields may start them in another order.
           expect([...ours.reads].sort()).toEqual([...theirs.reads].sort());
         }
@@ -141,10 +142,23 @@ describe('plain execution', () => {
     const args = argsFor('{ tickets { id } }', ANONYMOUS);
     const plan = plainPlan(args);
     expect(plan).not.toBeNull();
-    expect(await runPlain(plan as NonNullable<typeof plan>, args)).toBeUndefined();
+    expect(await runPlain(plan as NonNullable<typeof plan>, args)).toEqual({ handOver: true });
     const answer = json(await executeCompiled(argsFor('{ tickets { id } }', ANONYMOUS))) as { data: unknown; errors: { message: string }[] };
     expect(answer.data).toEqual({ tickets: null });
     expect(answer.errors[0]?.message).toBe('not allowed to read ticket');
+  });
+
+  it('reports a read that failed once, in the general executor\'s shape, without reading again', async () => {
+    const lost = new DatabaseUnavailable();
+    const { store: s, reads } = counted(store);
+    const failing = new Proxy(s, {
+      get: (target, name) => (name === 'find' ? (table: string, ...rest: unknown[]) => (table === 'comment' ? (reads.push('find comment'), Promise.reject(lost)) : target.find(table, ...(rest as [never]))) : Reflect.get(target, name)),
+    });
+    const contextValue: GraphqlContext = { identity: ANONYMOUS, loaders: new Loaders(failing, () => 'id'), store: failing, events: new MemoryEventBus(), signal: new AbortController().signal };
+    const answer = await executeCompiled({ schema, document: parse(PLAIN[0] as string), contextValue });
+    expect(reads).toEqual(['find post', 'getManyByIds author', 'find comment']);
+    expect(answer.data).toBeNull();
+    expect(answer.errors?.map((e) => [e.message, e.path, e.originalError])).toEqual([['the database is unavailable', ['posts'], lost]]);
   });
 
   for (const source of [
