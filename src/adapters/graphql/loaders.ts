@@ -28,14 +28,14 @@ export interface ChildList {
  * batch first checks the request's abort signal: an operation whose client left stops reading.
  *
  * `rowsByIds` and `rowsByParents` serve the plain executor (`plain-execution.ts`): the same
- * statements for a whole level of rows at once, answered as maps without a promise per key, with
- * their own per-request memory of what was read (as the loaders' caches).
+ * statements for a whole level of rows at once, answered as maps. Rows by key go through the
+ * table's loader (one memory with `post(id)`); child lists, which only relation fields read, keep
+ * their own per-request memory without a promise per parent.
  */
 export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
   private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
   private lastParent: (ChildList & { loader: DataLoader<Value, Row[], string> }) | undefined;
-  private readonly readById = new Map<string, Map<string, Row | null>>();
   private readonly readByParent = new Map<string, Map<string, Row[]>>();
 
   constructor(
@@ -87,16 +87,20 @@ export class Loaders {
     return loader;
   }
 
-  /** The rows of `table` with these primary keys (by `keyOf`; null for none), in one statement for the keys not read before. */
+  /**
+   * The rows of `table` with these primary keys (by `keyOf`; null for none), in one statement for
+   * the keys not read before: through the table's loader, whose memory `post(id)` shares.
+   */
   async rowsByIds(table: string, keys: readonly Value[]): Promise<ReadonlyMap<string, Row | null>> {
-    let known = this.readById.get(table);
-    if (!known) this.readById.set(table, (known = new Map()));
-    const missing = unread(keys, known);
-    if (missing.length > 0) {
-      const found = await this.fetchByIds(table, missing);
-      for (const k of missing) known.set(keyOf(k), found.get(keyOf(k)) ?? null);
+    const distinct = unread(keys, new Map());
+    const rows = await this.byId(table).loadMany(distinct);
+    const found = new Map<string, Row | null>();
+    for (let i = 0; i < distinct.length; i++) {
+      const row = rows[i];
+      if (row instanceof Error) throw row;
+      found.set(keyOf(distinct[i]), row ?? null);
     }
-    return known;
+    return found;
   }
 
   /** The child rows of each parent key (by `keyOf`), in one statement for the keys not read before. */

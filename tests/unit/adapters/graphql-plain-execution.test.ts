@@ -100,6 +100,8 @@ const PLAIN: readonly (string | readonly [string, Record<string, unknown>])[] = 
   '{ posts(limit: 0) { id } comments(limit: 1) { id } }',
   'query Named { authors(limit: 1) { name } }',
   '{ comments { post { id comments(limit: 1) { body post { id title } } } } }',
+  '{ post(id: "1") { id comments { post { title } } } }',
+  '{ author(id: "1") { name } posts { title author { name } } }',
   ['query($n: Int, $id: ID!) { posts(limit: $n) { id comments(limit: $n) { body } } post(id: $id) { title } }', { n: 1, id: '2' }],
   ['query($n: Int = 2) { posts(limit: $n, offset: 1) { id } }', {}],
   ['query($n: Int) { posts(limit: $n) { id } }', { n: 'many' }],
@@ -135,7 +137,7 @@ describe('plain execution', () => {
     const ours = request(PLAIN[0] as string, ANONYMOUS);
     const theirs = request(PLAIN[0] as string, ANONYMOUS);
     expect(json(await executeCompiled(ours.args))).toEqual(json(await execute(theirs.args)));
-    expect(ours.reads).toEqual(['find post', 'getManyByIds author', 'find comment']);
+    expect([...ours.reads].sort()).toEqual(['find comment', 'find post', 'getManyByIds author']);
   });
 
   it('hands over a document whose gate refuses the caller (the general executor answers with the error)', async () => {
@@ -156,7 +158,7 @@ describe('plain execution', () => {
     });
     const contextValue: GraphqlContext = { identity: ANONYMOUS, loaders: new Loaders(failing, () => 'id'), store: failing, events: new MemoryEventBus(), signal: new AbortController().signal };
     const answer = await executeCompiled({ schema, document: parse(PLAIN[0] as string), contextValue });
-    expect(reads).toEqual(['find post', 'getManyByIds author', 'find comment']);
+    expect([...reads].sort()).toEqual(['find comment', 'find post', 'getManyByIds author']);
     expect(answer.data).toBeNull();
     expect(answer.errors?.map((e) => [e.message, e.path, e.originalError])).toEqual([['the database is unavailable', ['posts'], lost]]);
   });
