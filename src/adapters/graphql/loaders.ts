@@ -36,7 +36,8 @@ export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
   private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
   private lastParent: (ChildList & { loader: DataLoader<Value, Row[], string> }) | undefined;
-  private readonly readByParent = new Map<string, Map<string, Row[]>>();
+  /** The child-list reads made for the plain executor, by list and parent key (a read serves every key it was made for). */
+  private readonly readByParent = new Map<string, Map<string, Promise<Map<string, Row[]>>>>();
 
   constructor(
     private readonly store: RecordStore,
@@ -103,17 +104,24 @@ export class Loaders {
     return found;
   }
 
-  /** The child rows of each parent key (by `keyOf`), in one statement for the keys not read before. */
+  /**
+   * The child rows of each parent key (by `keyOf`), in one statement for the keys neither read nor
+   * being read: a key another call is already reading waits for that read.
+   */
   async rowsByParents(list: ChildList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
     const name = childListName(list);
-    let known = this.readByParent.get(name);
-    if (!known) this.readByParent.set(name, (known = new Map()));
-    const missing = unread(keys, known);
+    let reads = this.readByParent.get(name);
+    if (!reads) this.readByParent.set(name, (reads = new Map()));
+    const missing = unread(keys, reads);
     if (missing.length > 0) {
-      const groups = await this.fetchByParents(list, missing);
-      for (const k of missing) known.set(keyOf(k), groups.get(keyOf(k)) ?? []);
+      const read = this.fetchByParents(list, missing);
+      for (const k of missing) reads.set(keyOf(k), read);
     }
-    return known;
+    const answers = new Map<string, Row[]>();
+    const batches = new Set<Promise<Map<string, Row[]>>>();
+    for (const k of keys) batches.add(reads.get(keyOf(k)) as Promise<Map<string, Row[]>>);
+    for (const batch of batches) for (const [k, rows] of await batch) answers.set(k, rows);
+    return answers;
   }
 
   private async fetchByIds(table: string, keys: readonly Value[]): Promise<Map<string, Row>> {

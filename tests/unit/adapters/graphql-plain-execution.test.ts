@@ -133,6 +133,34 @@ describe('plain execution', () => {
     }
   }
 
+  it('reads a key once per request even when two parts of the query ask for it at the same time', async () => {
+    const asked: unknown[] = [];
+    const spy = new Proxy(store, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function') return value;
+        return (table: string, arg: unknown, ...rest: unknown[]) => {
+          if (name === 'getManyByIds') asked.push(['ids', table, arg]);
+          if (name === 'find') asked.push(['find', table, (arg as { where?: { value?: unknown } }).where?.value]);
+          return (value as (...a: unknown[]) => unknown).call(target, table, arg, ...rest);
+        };
+      },
+    });
+    const loaders = new Loaders(spy, () => 'id');
+    const list = { table: 'comment', column: 'post_id', limit: 50, projection: undefined };
+    const [first, second] = await Promise.all([loaders.rowsByParents(list, [1, 2]), loaders.rowsByParents(list, [2, 4, 1])]);
+    const [a, b] = await Promise.all([loaders.rowsByIds('author', [1, 1]), loaders.rowsByIds('author', [2, 1])]);
+    expect(asked).toEqual([
+      ['find', 'comment', [1, 2]],
+      ['find', 'comment', [4]],
+      ['ids', 'author', [1, 2]],
+    ]);
+    expect(first.get('1')?.map((r) => r.body)).toEqual(['first', 'second', 'fifth']);
+    expect(second.get('4')?.map((r) => r.body)).toEqual(['fourth']);
+    expect(second.get('2')?.map((r) => r.body)).toEqual(['third']);
+    expect([a.get('1')?.name, b.get('2')?.name, b.get('1')?.name]).toEqual(['Ada', 'Grace', 'Ada']);
+  });
+
   it('runs through the plain executor behind the compiled one', async () => {
     const ours = request(PLAIN[0] as string, ANONYMOUS);
     const theirs = request(PLAIN[0] as string, ANONYMOUS);
