@@ -22,8 +22,9 @@ export type PlainOutcome = { readonly answer: ExecutionResult } | { readonly han
 const HAND_OVER: PlainOutcome = { handOver: true };
 
 /**
- * Runs a plan: the same resolvers graphql-jit would call (so the same gates, unlock rules, page
- * sizes and loaders, and the same statements), with the result assembled directly. It hands the
+ * Runs a plan: roots and columns through the same resolvers graphql-jit would call, relations by
+ * the rules their resolvers apply with one read per level (so the same gates, unlock rules, page
+ * sizes and statements), the result assembled directly. It hands the
  * document over on anything but a clean answer that is not a failed read: a refused gate,
  * argument or variable, a null where the type allows none, a value the scalar refuses (the reads
  * already made are made again there). A failed read (the database down, a statement past its
@@ -66,9 +67,9 @@ export function handedOver(args: ExecutionArgs, outcome: Exclude<PlainOutcome, {
 }
 
 /**
- * Fills `targets[i]` with the selection of `sources[i]`, one level at a time: every row's
- * relations are asked for before any is awaited (so the loaders batch them as they do for
- * graphql-jit). On a failure it still waits for what it started, so nothing runs on unobserved.
+ * Fills `targets[i]` with the selection of `sources[i]`, one level at a time: each object field
+ * of the level is started for every row before any is awaited (a relation is one read for the
+ * level). On a failure it still waits for what it started, so nothing runs on unobserved.
  * Undefined when the level had nothing to wait for.
  */
 function completeSelection(plan: readonly FieldPlan[], sources: readonly unknown[], targets: Record<string, unknown>[], run: Run): Promise<void> | undefined {
