@@ -144,7 +144,7 @@ export class PostgresTransport implements BroadcastTransport {
    * message behind a read waits for it, and is handed on at once when none is pending).
    */
   private arrived(client: Client, text: string): void {
-    const ref = text.startsWith('{"ref":') ? REFERENCE.exec(text)?.[1] : undefined;
+    const ref = REFERENCE.exec(text)?.[1];
     if (!ref && this.readsPending === 0) return this.receive(text);
     this.readsPending++;
     this.reading = this.reading.then(async () => {

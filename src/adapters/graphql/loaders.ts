@@ -27,17 +27,14 @@ export interface ChildList {
  * columns when one is given (so the same child list selected two ways is two loaders). Every
  * batch first checks the request's abort signal: an operation whose client left stops reading.
  *
- * `rowsByIds` and `rowsByParents` serve the plain executor (`plain-execution.ts`): the same
- * statements for a whole level of rows at once, answered as maps. Rows by key go through the
- * table's loader (one memory with `post(id)`); child lists, which only relation fields read, keep
- * their own per-request memory without a promise per parent.
+ * `rowsByIds` and `rowsByParents` serve the plain executor (`plain-execution.ts`): the keys of a
+ * whole level of rows at once, through the same loaders (the same statements and memory),
+ * answered as maps.
  */
 export class Loaders {
   private readonly ids = new Map<string, DataLoader<Value, Row | null, string>>();
   private readonly parents = new Map<string, DataLoader<Value, Row[], string>>();
   private lastParent: (ChildList & { loader: DataLoader<Value, Row[], string> }) | undefined;
-  /** The child-list reads made for the plain executor, by list and parent key (a read serves every key it was made for). */
-  private readonly readByParent = new Map<string, Map<string, Promise<Map<string, Row[]>>>>();
 
   constructor(
     private readonly store: RecordStore,
@@ -89,39 +86,17 @@ export class Loaders {
   }
 
   /**
-   * The rows of `table` with these primary keys (by `keyOf`; null for none), in one statement for
-   * the keys not read before: through the table's loader, whose memory `post(id)` shares.
+   * The rows of `table` with these primary keys, by `keyOf` (null for none): through the table's
+   * loader, so one statement for the keys neither read nor being read, and one memory with
+   * `post(id)` and the relation resolvers.
    */
-  async rowsByIds(table: string, keys: readonly Value[]): Promise<ReadonlyMap<string, Row | null>> {
-    const distinct = unread(keys, new Map());
-    const rows = await this.byId(table).loadMany(distinct);
-    const found = new Map<string, Row | null>();
-    for (let i = 0; i < distinct.length; i++) {
-      const row = rows[i];
-      if (row instanceof Error) throw row;
-      found.set(keyOf(distinct[i]), row ?? null);
-    }
-    return found;
+  rowsByIds(table: string, keys: readonly Value[]): Promise<ReadonlyMap<string, Row | null>> {
+    return loadedMap(this.byId(table), keys);
   }
 
-  /**
-   * The child rows of each parent key (by `keyOf`), in one statement for the keys neither read nor
-   * being read: a key another call is already reading waits for that read.
-   */
-  async rowsByParents(list: ChildList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
-    const name = childListName(list);
-    let reads = this.readByParent.get(name);
-    if (!reads) this.readByParent.set(name, (reads = new Map()));
-    const missing = unread(keys, reads);
-    if (missing.length > 0) {
-      const read = this.fetchByParents(list, missing);
-      for (const k of missing) reads.set(keyOf(k), read);
-    }
-    const answers = new Map<string, Row[]>();
-    const batches = new Set<Promise<Map<string, Row[]>>>();
-    for (const k of keys) batches.add(reads.get(keyOf(k)) as Promise<Map<string, Row[]>>);
-    for (const batch of batches) for (const [k, rows] of await batch) answers.set(k, rows);
-    return answers;
+  /** The child rows of each parent key, by `keyOf`: through the list's loader, as `rowsByIds`. */
+  rowsByParents({ table, column, limit, projection }: ChildList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
+    return loadedMap(this.byParent(table, column, limit, projection), keys);
   }
 
   private async fetchByIds(table: string, keys: readonly Value[]): Promise<Map<string, Row>> {
@@ -151,15 +126,17 @@ function childListName({ table, column, limit, projection }: ChildList): string 
   return projection ? `${table}.${column}.${limit}(${projection.key})` : `${table}.${column}.${limit}`;
 }
 
-/** The keys not in `known`, each once, in the order first given (as a loader batches them). */
-function unread(keys: readonly Value[], known: ReadonlyMap<string, unknown>): Value[] {
-  const seen = new Set<string>();
-  const out: Value[] = [];
-  for (const k of keys) {
-    const key = keyOf(k);
-    if (known.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    out.push(k);
+/** A loader's answers for `keys` (each asked once, in the order first given), by `keyOf`; the first failure is thrown. */
+async function loadedMap<V>(loader: DataLoader<Value, V, string>, keys: readonly Value[]): Promise<Map<string, V>> {
+  const distinct = new Map<string, Value>();
+  for (const k of keys) if (!distinct.has(keyOf(k))) distinct.set(keyOf(k), k);
+  const values = await loader.loadMany([...distinct.values()]);
+  const out = new Map<string, V>();
+  let i = 0;
+  for (const key of distinct.keys()) {
+    const value = values[i++];
+    if (value instanceof Error) throw value;
+    out.set(key, value as V);
   }
   return out;
 }
