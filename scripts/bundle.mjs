@@ -8,11 +8,14 @@
 // first use (`createRequire(import.meta.url)`, `import('pg')`) still load on first use.
 // `portico/testing` (dist/src/testing.js) imports only `./index.js`, so it shares this bundle;
 // the CLI imports nothing of Portico's. tsc's per-module files stay in dist/ for the
-// declarations and the API report; the package ships the three entry files (package.json "files").
+// declarations and the API report; the package ships the three entry files and the knex bundle
+// built below (package.json "files").
 import { build } from 'esbuild';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const KNEX_BUNDLE = 'knex.cjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
@@ -26,5 +29,33 @@ await build({
   packages: 'external',
   tsconfig: 'tsconfig.json',
   sourcemap: 'linked',
+  logLevel: 'warning',
+  // `knex-runtime.ts`: the built entry loads knex from the file built below.
+  define: { PORTICO_KNEX_BUNDLE: JSON.stringify(`./${KNEX_BUNDLE}`) },
+});
+
+// knex, and the two knex dialects of MikroORM's drivers (with the MikroORM files they require),
+// as one CommonJS file: knex requires its own 110 files and 260 of lodash's one function at a
+// time, which was a quarter of the reference app's start (docs/performance.md, "Cold start").
+// Built from the knex MikroORM's knex package depends on, resolved from there as at run time. The
+// database drivers knex loads by name stay ordinary packages.
+const fromMikroOrm = createRequire(createRequire(import.meta.url).resolve('@mikro-orm/knex'));
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: [
+      `exports.knexModule = require(${JSON.stringify(fromMikroOrm.resolve('knex'))});`,
+      `exports.SqliteKnexDialect = require(${JSON.stringify(fromMikroOrm.resolve('./dialects/sqlite/SqliteKnexDialect.js'))}).SqliteKnexDialect;`,
+      `exports.PostgreSqlKnexDialect = require(${JSON.stringify(fromMikroOrm.resolve('./dialects/postgresql/PostgreSqlKnexDialect.js'))}).PostgreSqlKnexDialect;`,
+    ].join('\n'),
+    resolveDir: root,
+    loader: 'js',
+  },
+  outfile: `dist/src/${KNEX_BUNDLE}`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['sqlite3', 'better-sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'mysql', 'mysql2', 'oracledb', 'tedious', 'libsql', '@libsql/*', '@mikro-orm/core'],
   logLevel: 'warning',
 });

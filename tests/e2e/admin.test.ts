@@ -265,13 +265,16 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
       const knex = ref.app.db.sql?.knex;
       if (!knex) throw new Error('SQL backend expected');
       const listen = (q: { sql: string }) => statements.push(q.sql);
-      const measure = async () => {
+      const once = async () => {
         knex.on('query', listen);
         statements.length = 0;
         expect((await page('root', '/admin/post?o=-title')).status).toBe(200);
         knex.removeListener('query', listen);
         return statements.length;
       };
+      // The fewest of three loads: the task worker's poll (every second) can land inside one load;
+      // a statement per row would be in all three.
+      const measure = async () => Math.min(await once(), await once(), await once());
       await measure(); // consumes any pending flash message (a session write)
       const small = await measure();
       await ref.app.store.insertMany('post', Array.from({ length: 300 }, (_, i) => ({ title: `Bulk ${i}`, author_id: 1 + (i % 2) })));

@@ -58,10 +58,10 @@ describe('the package, packed and installed into a fresh host app', () => {
     expect(report.status).toBe(0);
   });
 
-  it('holds only built code (the bundled main entry, portico/testing and the CLI), its declarations, README and LICENSE', () => {
+  it('holds only built code (the bundled main entry and its bundled knex, portico/testing and the CLI), its declarations, README and LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => p.endsWith('.js')).sort()).toEqual(['bin/portico.js', 'dist/src/cli/portico.js', 'dist/src/index.js', 'dist/src/testing.js']);
-    expect(paths.filter((p) => !/^(dist\/src\/.+\.js|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /\.c?js$/.test(p)).sort()).toEqual(['bin/portico.js', 'dist/src/cli/portico.js', 'dist/src/index.js', 'dist/src/knex.cjs', 'dist/src/testing.js']);
+    expect(paths.filter((p) => !/^(dist\/src\/.+\.c?js|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
     expect(paths).toEqual(expect.arrayContaining(['dist/src/index.js', 'dist/src/testing.js', 'dist/portico.d.ts', 'dist/testing.d.ts', 'LICENSE']));
   });
 

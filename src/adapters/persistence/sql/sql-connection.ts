@@ -5,13 +5,12 @@ import type * as MikroOrmSqlite from '@mikro-orm/sqlite';
 import type * as Pg from 'pg';
 import { createRequire } from 'node:module';
 import type { DatabaseConfig } from '../database-url.js';
+import { knexRuntime } from './knex-runtime.js';
 import { requireFromMikroOrm } from './mikro-orm-core.js';
 
 const require = createRequire(import.meta.url);
 
 type SqlConfig = Extract<DatabaseConfig, { kind: 'sql' }>;
-type KnexModule = { knex: (config: Knex.Config) => Knex };
-type Dialect = typeof Knex.Client;
 
 /** How long a statement may wait for a free connection of the pool before it is a 503. */
 const ACQUIRE_TIMEOUT_MS = 5000;
@@ -65,20 +64,19 @@ function pgConnection(config: Extract<SqlConfig, { dialect: 'postgresql' }>): Re
  * migration, a driver error to read: `mikro-orm-database.ts`), and then reuses this connection.
  */
 export function createKnex(config: SqlConfig): Knex {
-  const { knex } = requireFromMikroOrm<KnexModule>('@mikro-orm/knex', 'knex');
+  const { knexModule, dialect } = knexRuntime();
+  const { knex } = knexModule;
   if (config.dialect === 'sqlite') {
-    const { SqliteKnexDialect } = requireFromMikroOrm<{ SqliteKnexDialect: Dialect }>('@mikro-orm/knex', './dialects/sqlite/SqliteKnexDialect.js');
     return knex({
-      client: SqliteKnexDialect,
+      client: dialect('sqlite'),
       connection: { filename: config.file },
       pool: SQLITE_POOL,
       useNullAsDefault: true,
       acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     } as Knex.Config);
   }
-  const { PostgreSqlKnexDialect } = requireFromMikroOrm<{ PostgreSqlKnexDialect: Dialect }>('@mikro-orm/knex', './dialects/postgresql/PostgreSqlKnexDialect.js');
   return knex({
-    client: PostgreSqlKnexDialect,
+    client: dialect('postgresql'),
     connection: pgConnection(config),
     pool: { min: 0, max: 10 },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
