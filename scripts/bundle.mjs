@@ -12,7 +12,7 @@
 // built below (package.json "files").
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const KNEX_BUNDLE = 'knex.cjs';
@@ -38,24 +38,35 @@ await build({
 // as one CommonJS file: knex requires its own 110 files and 260 of lodash's one function at a
 // time, which was a quarter of the reference app's start (docs/performance.md, "Cold start").
 // Built from the knex MikroORM's knex package depends on, resolved from there as at run time. The
-// database drivers knex loads by name stay ordinary packages.
+// database drivers knex loads by name stay ordinary packages. The file exports, by package path,
+// knex's main module and every file of @mikro-orm/knex it holds: `knex-runtime.ts` enters them in
+// `require.cache`, so MikroORM, once loaded, patches and extends the bundled classes.
 const fromMikroOrm = createRequire(createRequire(import.meta.url).resolve('@mikro-orm/knex'));
-await build({
-  absWorkingDir: root,
-  stdin: {
-    contents: [
-      `exports.knexModule = require(${JSON.stringify(fromMikroOrm.resolve('knex'))});`,
-      `exports.SqliteKnexDialect = require(${JSON.stringify(fromMikroOrm.resolve('./dialects/sqlite/SqliteKnexDialect.js'))}).SqliteKnexDialect;`,
-      `exports.PostgreSqlKnexDialect = require(${JSON.stringify(fromMikroOrm.resolve('./dialects/postgresql/PostgreSqlKnexDialect.js'))}).PostgreSqlKnexDialect;`,
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'js',
-  },
-  outfile: `dist/src/${KNEX_BUNDLE}`,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  external: ['sqlite3', 'better-sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'mysql', 'mysql2', 'oracledb', 'tedious', 'libsql', '@libsql/*', '@mikro-orm/core'],
-  logLevel: 'warning',
-});
+const mikroOrmKnexDir = dirname(fromMikroOrm.resolve('./package.json'));
+const knexMain = fromMikroOrm.resolve('knex');
+const knexBuild = (contents, extra) =>
+  build({
+    absWorkingDir: root,
+    stdin: { contents, resolveDir: root, loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['sqlite3', 'better-sqlite3', 'pg', 'pg-native', 'pg-query-stream', 'mysql', 'mysql2', 'oracledb', 'tedious', 'libsql', '@libsql/*', '@mikro-orm/core'],
+    logLevel: 'warning',
+    ...extra,
+  });
+const dialects = ['./dialects/sqlite/SqliteKnexDialect.js', './dialects/postgresql/PostgreSqlKnexDialect.js'];
+const { metafile } = await knexBuild(dialects.map((d) => `require(${JSON.stringify(fromMikroOrm.resolve(d))});`).join('\n'), { write: false, metafile: true });
+const mikroOrmFiles = Object.keys(metafile.inputs)
+  .map((input) => resolve(root, input))
+  .filter((file) => file.startsWith(`${mikroOrmKnexDir}/`))
+  .map((file) => file.slice(mikroOrmKnexDir.length + 1))
+  .sort();
+await knexBuild(
+  [
+    `exports.modules = { knex: require(${JSON.stringify(knexMain)}) };`,
+    ...mikroOrmFiles.map((file) => `exports.modules[${JSON.stringify(`@mikro-orm/knex/${file}`)}] = require(${JSON.stringify(join(mikroOrmKnexDir, file))});`),
+  ].join('\n'),
+  { outfile: `dist/src/${KNEX_BUNDLE}` },
+);

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import { createRequire, Module } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
@@ -26,36 +27,42 @@ let runtime: KnexRuntime | undefined;
  * From the built package, the bundled copy (`dist/src/knex.cjs`): knex's 110 files and the 260 of
  * lodash it requires one function at a time were about a quarter of the reference app's start
  * (docs/performance.md, "Cold start"); one file loads in a third of that time. MikroORM, loaded
- * later for a migration or a driver error, must then see the same knex (it reuses the connection
- * only when `driverOptions.context.client instanceof knex.Client`), so the bundled module is
- * entered in `require.cache` under the path MikroORM's `require('knex')` resolves to (Node's
- * documented way to provide a module). When that path is already loaded (a host that required
- * knex or MikroORM before opening Portico's database), that copy is used instead, as from the
- * sources. The versions are the same: the bundle is built from the knex MikroORM depends on.
+ * later for a migration or a driver error, must then see the same modules: it reuses the
+ * connection only when `driverOptions.context.client instanceof knex.Client`, and it patches
+ * knex's classes (`Client.prototype.query` for statements without bindings) through its
+ * `MonkeyPatchable.js`. So knex's main module and every file of @mikro-orm/knex the bundle holds
+ * are entered in `require.cache` under the paths MikroORM's own requires resolve to (Node's
+ * documented way to provide a module). When knex or @mikro-orm/knex is already loaded (a host
+ * that required knex or MikroORM before opening Portico's database), those copies are used
+ * instead, as from the sources. The versions are the same: the bundle is built from the knex
+ * MikroORM depends on.
  */
 export function knexRuntime(): KnexRuntime {
   if (runtime) return runtime;
-  const fromMikroOrm = createRequire(require.resolve('@mikro-orm/knex'));
+  const mikroOrmKnexIndex = require.resolve('@mikro-orm/knex');
+  const fromMikroOrm = createRequire(mikroOrmKnexIndex);
   const knexPath = fromMikroOrm.resolve('knex');
-  if (typeof PORTICO_KNEX_BUNDLE === 'string' && require.cache[knexPath] === undefined) {
-    const bundled = require(PORTICO_KNEX_BUNDLE) as { knexModule: KnexRuntime['knexModule']; SqliteKnexDialect: Dialect; PostgreSqlKnexDialect: Dialect };
-    const entry = new Module(knexPath);
-    entry.filename = knexPath;
-    entry.exports = bundled.knexModule;
-    entry.loaded = true;
-    require.cache[knexPath] = entry;
-    return (runtime = {
-      knexModule: bundled.knexModule,
-      dialect: (name) => (name === 'sqlite' ? bundled.SqliteKnexDialect : bundled.PostgreSqlKnexDialect),
-    });
+  if (typeof PORTICO_KNEX_BUNDLE === 'string' && require.cache[knexPath] === undefined && require.cache[mikroOrmKnexIndex] === undefined) {
+    const { modules } = require(PORTICO_KNEX_BUNDLE) as { modules: Record<string, unknown> };
+    const mikroOrmKnexDir = dirname(mikroOrmKnexIndex);
+    for (const [name, exports] of Object.entries(modules)) {
+      const path = name === 'knex' ? knexPath : join(mikroOrmKnexDir, name.slice('@mikro-orm/knex/'.length));
+      if (require.cache[path] !== undefined) continue;
+      const entry = new Module(path);
+      entry.filename = path;
+      entry.exports = exports;
+      entry.loaded = true;
+      require.cache[path] = entry;
+    }
+    return (runtime = { knexModule: modules.knex as KnexRuntime['knexModule'], dialect: (name) => dialectOf(name, (file) => modules[`@mikro-orm/knex/${file}`]) });
   }
-  return (runtime = {
-    knexModule: fromMikroOrm('knex') as KnexRuntime['knexModule'],
-    // The package's export map names only its index, which loads the whole of MikroORM: the
-    // dialect files are required relative to it (`mikro-orm-core.ts`).
-    dialect: (name) =>
-      name === 'sqlite'
-        ? (fromMikroOrm('./dialects/sqlite/SqliteKnexDialect.js') as { SqliteKnexDialect: Dialect }).SqliteKnexDialect
-        : (fromMikroOrm('./dialects/postgresql/PostgreSqlKnexDialect.js') as { PostgreSqlKnexDialect: Dialect }).PostgreSqlKnexDialect,
-  });
+  // The package's export map names only its index, which loads the whole of MikroORM: the
+  // dialect files are required relative to it (`mikro-orm-core.ts`).
+  return (runtime = { knexModule: fromMikroOrm('knex') as KnexRuntime['knexModule'], dialect: (name) => dialectOf(name, (file) => fromMikroOrm(`./${file}`)) });
+}
+
+function dialectOf(name: 'sqlite' | 'postgresql', load: (file: string) => unknown): Dialect {
+  return name === 'sqlite'
+    ? (load('dialects/sqlite/SqliteKnexDialect.js') as { SqliteKnexDialect: Dialect }).SqliteKnexDialect
+    : (load('dialects/postgresql/PostgreSqlKnexDialect.js') as { PostgreSqlKnexDialect: Dialect }).PostgreSqlKnexDialect;
 }
