@@ -42,8 +42,8 @@ await a.close();
 console.log(JSON.stringify({ applied: applied.length, afterOpen, knexFiles, asked, afterViolation, error }));
 `;
 
-async function run(db: string, migrate: boolean): Promise<{ applied: number; afterOpen: string[]; knexFiles: number; asked: string; afterViolation: string[]; error: unknown }> {
-  const r = await runNode(['--input-type=module', '-e', SCRIPT, db, migrate ? 'migrate' : 'open'], 60_000);
+async function run(db: string, migrate: boolean, preload: string[] = []): Promise<{ applied: number; afterOpen: string[]; knexFiles: number; asked: string; afterViolation: string[]; error: unknown }> {
+  const r = await runNode([...preload, '--input-type=module', '-e', SCRIPT, db, migrate ? 'migrate' : 'open'], 60_000);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as never;
@@ -70,6 +70,16 @@ describe('MikroORM is loaded when first needed, not at start', () => {
   it('SQLite in memory: the migrations run on the connection the store reads', async () => {
     const r = await run('sqlite::memory:', true);
     expect(r.applied).toBeGreaterThan(0);
+    expect(r.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });
+  });
+
+  it('a host that loaded MikroORM before opening the database: Portico runs on that knex, not the bundled one', async () => {
+    const db = `sqlite:${join(tmp, 'host-orm.db')}`;
+    const r = await run(db, true, ['--require', '@mikro-orm/knex']);
+    expect(r.applied).toBeGreaterThan(0);
+    expect(r.afterOpen).toContain('@mikro-orm/knex');
+    expect(r.knexFiles).toBeGreaterThan(100);
+    expect(r.asked).toBe('?');
     expect(r.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });
   });
 
