@@ -36,7 +36,8 @@ await build({
 
 // knex, and the two knex dialects of MikroORM's drivers (with the MikroORM files they require),
 // as one CommonJS file: knex requires its own 110 files and 260 of lodash's one function at a
-// time, which was a quarter of the reference app's start (docs/performance.md, "Cold start").
+// time, which was a quarter of the reference app's start (docs/performance.md, "The night of the
+// 26th: cold start").
 // Built from the knex MikroORM's knex package depends on, resolved from there as at run time. The
 // database drivers knex loads by name stay ordinary packages. The file exports, by package path,
 // knex's main module and every file of @mikro-orm/knex it holds: `knex-runtime.ts` enters them in

@@ -26,10 +26,10 @@ let runtime: KnexRuntime | undefined;
  *
  * From the built package, the bundled copy (`dist/src/knex.cjs`): knex's 110 files and the 260 of
  * lodash it requires one function at a time were about a quarter of the reference app's start
- * (docs/performance.md, "Cold start"); one file loads in a third of that time. MikroORM, loaded
- * later for a migration or a driver error, must then see the same modules: it reuses the
- * connection only when `driverOptions.context.client instanceof knex.Client`, and it patches
- * knex's classes (`Client.prototype.query` for statements without bindings) through its
+ * (docs/performance.md, "The night of the 26th: cold start"); one file loads in a third of that
+ * time. MikroORM, loaded later for a migration or a driver error, must then see the same modules:
+ * it reuses the connection only when `driverOptions.context.client instanceof knex.Client`, and it
+ * patches knex's classes (`Client.prototype.query` for statements without bindings) through its
  * `MonkeyPatchable.js`. So knex's main module and every file of @mikro-orm/knex the bundle holds
  * are entered in `require.cache` under the paths MikroORM's own requires resolve to (Node's
  * documented way to provide a module). When knex or @mikro-orm/knex is already loaded (a host
