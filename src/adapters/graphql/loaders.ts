@@ -129,7 +129,10 @@ function childListName({ table, column, limit, projection }: ChildList): string 
 /** A loader's answers for `keys` (each asked once, in the order first given), by `keyOf`; the first failure is thrown. */
 async function loadedMap<V>(loader: DataLoader<Value, V, string>, keys: readonly Value[]): Promise<Map<string, V>> {
   const distinct = new Map<string, Value>();
-  for (const k of keys) if (!distinct.has(keyOf(k))) distinct.set(keyOf(k), k);
+  for (const k of keys) {
+    const key = keyOf(k);
+    if (!distinct.has(key)) distinct.set(key, k);
+  }
   const values = await loader.loadMany([...distinct.values()]);
   const out = new Map<string, V>();
   let i = 0;
