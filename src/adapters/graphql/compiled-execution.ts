@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { ExecutionArgs, ExecutionResult } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import { graphqlJs } from './graphql-js.js';
@@ -39,10 +39,21 @@ export function executeGeneral(args: ExecutionArgs): Result {
 
 function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
   return perOperation(compiled, args, () => {
-    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation !== 'query') return null;
+    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation !== 'query' || aliasesProto(args.document)) return null;
     // graphql-jit (with fast-json-stringify and ajv) is loaded with the first query to compile.
     jit ??= require('graphql-jit') as typeof GraphqlJit;
     const outcome = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
     return jit.isCompiledQuery(outcome) ? outcome : null;
   });
+}
+
+/** Whether a field is aliased `__proto__`, which graphql-jit's answer drops (it sets the object's prototype); graphql-js answers it as a key. */
+function aliasesProto(document: DocumentNode): boolean {
+  let found = false;
+  graphqlJs().visit(document, {
+    Field(node) {
+      if (node.alias?.value === '__proto__') found = true;
+    },
+  });
+  return found;
 }

@@ -39,7 +39,7 @@ export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<Pl
     variables = coerced.coerced;
   }
   const context = args.contextValue as GraphqlContext;
-  const data: Record<string, unknown> = {};
+  const data: Record<string, unknown> = { ...plan.shape };
   try {
     const done = completeSelection(plan.fields, [undefined], [data], { context, variables });
     if (done) await done;
@@ -122,7 +122,7 @@ async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, pa
   const children: Record<string, unknown>[] = [];
   const child = (source: unknown): Record<string, unknown> => {
     if (source instanceof Promise) throw new NotPlain();
-    const target: Record<string, unknown> = {};
+    const target: Record<string, unknown> = { ...field.shape };
     sources.push(source);
     children.push(target);
     return target;

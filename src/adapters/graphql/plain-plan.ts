@@ -74,7 +74,17 @@ export type FieldPlan =
       /** Undefined for one object; whether the items may be null for a list. */
       readonly list: { readonly itemNonNull: boolean } | undefined;
       readonly selection: readonly FieldPlan[];
+      /** Every object the field answers starts as a copy of this: the selection's keys in its order. */
+      readonly shape: Shape;
     };
+
+/**
+ * The response keys of a selection in the order they were asked, each undefined until filled: a
+ * result object starts as a copy, so its keys come out in the selection's order (GraphQL
+ * "Serialized Map Ordering", as graphql-js answers) whichever field completes first, and every
+ * object of a selection has the same hidden class from the start.
+ */
+export type Shape = Readonly<Record<string, undefined>>;
 
 /** Why a document is not planned, or a plain execution stopped: the general executor then runs it, and answers as it always does. */
 export class NotPlain extends Error {}
@@ -83,6 +93,7 @@ export class NotPlain extends Error {}
 export interface PlainPlan {
   readonly operation: OperationDefinitionNode;
   readonly fields: readonly FieldPlan[];
+  readonly shape: Shape;
 }
 
 const plans: OperationMemo<PlainPlan | null> = new WeakMap();
@@ -98,7 +109,8 @@ export function plainPlan(args: ExecutionArgs): PlainPlan | null {
     const query = args.schema.getQueryType();
     if (operation?.operation !== 'query' || !query || operation.directives?.length) return null;
     try {
-      return { operation, fields: selectionPlan(query, operation.selectionSet) };
+      const fields = selectionPlan(query, operation.selectionSet);
+      return { operation, fields, shape: shapeOf(fields) };
     } catch (error) {
       if (error instanceof NotPlain) return null;
       throw error;
@@ -113,7 +125,8 @@ function selectionPlan(type: GraphQLObjectType, set: SelectionSetNode): FieldPla
   for (const node of set.selections) {
     if (node.kind !== g.Kind.FIELD || node.directives?.length) throw new NotPlain();
     const key = node.alias?.value ?? node.name.value;
-    if (keys.has(key)) throw new NotPlain();
+    // `__proto__` (a valid alias) would set a plain object's prototype instead of a key.
+    if (keys.has(key) || key === '__proto__') throw new NotPlain();
     keys.add(key);
     if (node.name.value === '__typename') {
       plan.push({ kind: 'typename', key, name: type.name });
@@ -144,6 +157,7 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
     type = item;
   }
   if (!g.isObjectType(type) || !node.selectionSet) throw new NotPlain();
+  const selection = selectionPlan(type, node.selectionSet);
   const coerce = (variables: Record<string, unknown>): Record<string, unknown> => {
     try {
       return g.getArgumentValues(def, node, variables);
@@ -162,8 +176,15 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
     relation: def.extensions[RELATION_EXTENSION] as RelationRules | undefined,
     nonNull,
     list,
-    selection: selectionPlan(type, node.selectionSet),
+    selection,
+    shape: shapeOf(selection),
   };
+}
+
+function shapeOf(fields: readonly FieldPlan[]): Shape {
+  const shape: Record<string, undefined> = {};
+  for (const field of fields) shape[field.key] = undefined;
+  return shape;
 }
 
 function namesVariable(value: ValueNode): boolean {
