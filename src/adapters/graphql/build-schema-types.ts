@@ -87,7 +87,7 @@ function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQ
     type: scope.types.get(target.table) as GraphQLObjectType,
     extensions: { [COLUMNS_EXTENSION]: [col.name], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
     // Not async: the loader's promise is the answer, without a promise around it per row (a refused
-    // gate throws, which graphql-js and graphql-jit answer as they answer a rejection).
+    // gate throws, which the schema's resolvers answer as a rejection: rejecting-resolvers.ts).
     resolve: (row, _args, ctx) => {
       const id = row[col.name];
       if (id === null || id === undefined) return null;

@@ -11,6 +11,7 @@ import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import { typeSystem } from './graphql-js.js';
 import type { Loaders } from './loaders.js';
 import { readAccess } from './read-access.js';
+import { rejectingResolvers } from './rejecting-resolvers.js';
 
 /** What every resolver sees for one request. */
 export type GraphqlContext = {
@@ -45,9 +46,11 @@ export function buildGraphqlSchema(
   const query = buildQueryFields(models, types, access);
   const mutations = buildMutations(registry, config, mutable, types);
   const subscriptions = buildSubscriptions(registry, subscribable, types, access.checkGate);
-  return new Schema({
+  const schema = new Schema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     ...(Object.keys(subscriptions).length > 0 ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) } : {}),
     ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
   });
+  // No resolver throws: graphql-js would leave a list's other items' rejections unhandled.
+  return rejectingResolvers(schema);
 }

@@ -34,7 +34,18 @@ export function executeCompiled(args: ExecutionArgs): Result {
 export function executeGeneral(args: ExecutionArgs): Result {
   const query = compiledQuery(args);
   if (!query) return graphqlJs().execute(args);
-  return query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
+  const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
+  return result instanceof Promise ? result.then(errorsFirst) : errorsFirst(result);
+}
+
+/**
+ * graphql-jit's result with `errors` before `data`, as graphql-js answers (and as the spec's
+ * response section suggests, so that a reader sees the errors first); the same object when there are none.
+ */
+function errorsFirst(result: ExecutionResult): ExecutionResult {
+  if (!result.errors) return result;
+  const { errors, data, extensions } = result;
+  return extensions === undefined ? { errors, data } : { errors, data, extensions };
 }
 
 function compiledQuery(args: ExecutionArgs): CompiledQuery | null {

@@ -108,7 +108,11 @@ function leafValue(field: Extract<FieldPlan, { kind: 'leaf' }>, source: unknown,
     if (field.nonNull) throw new NotPlain();
     return null;
   }
-  if (value instanceof Promise) throw new NotPlain();
+  if (value instanceof Promise) {
+    // A failure comes as a rejection (rejecting-resolvers.ts): observed here, answered by the general executor.
+    value.catch(() => undefined);
+    throw new NotPlain();
+  }
   const out = field.serialize(value);
   if (out === undefined) throw new NotPlain();
   return out;
@@ -121,7 +125,10 @@ async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, pa
   const sources: unknown[] = [];
   const children: Record<string, unknown>[] = [];
   const child = (source: unknown): Record<string, unknown> => {
-    if (source instanceof Promise) throw new NotPlain();
+    if (source instanceof Promise) {
+      source.catch(() => undefined);
+      throw new NotPlain();
+    }
     const target: Record<string, unknown> = { ...field.shape };
     sources.push(source);
     children.push(target);

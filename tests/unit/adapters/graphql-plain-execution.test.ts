@@ -1,100 +1,26 @@
 import { execute, parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryEventBus } from '../../../src/adapters/events/memory-event-bus.js';
-import { buildGraphqlSchema, type GraphqlContext } from '../../../src/adapters/graphql/build-schema.js';
 import { executeCompiled, executeGeneral } from '../../../src/adapters/graphql/compiled-execution.js';
 import { Loaders } from '../../../src/adapters/graphql/loaders.js';
 import { runPlain } from '../../../src/adapters/graphql/plain-execution.js';
 import { plainPlan } from '../../../src/adapters/graphql/plain-plan.js';
-import { MemoryRecordStore } from '../../../src/adapters/persistence/memory/memory-record-store.js';
-import { cryptoRandomSource } from '../../../src/adapters/system/crypto-random-source.js';
 import { ANONYMOUS, type Identity } from '../../../src/domain/auth/identity.js';
 import { DatabaseUnavailable } from '../../../src/domain/errors/domain-error.js';
-import { c, defineModel, ModelRegistry } from '../../../src/domain/model/index.js';
 import type { RecordStore } from '../../../src/ports/record-store.js';
-import { ManualClock } from '../../support/open-test-database.js';
+import { contextOver, names, request as requestOver, schema, seededStore, STAFF, watched } from '../../support/graphql-plain-fixture.js';
 
 /**
  * The plain executor (documents made only of Portico's own fields) against graphql-js's
  * reference `execute` on the same schema, data and caller: the same answer, errors included,
  * with the same reads of the store; and which documents it takes at all.
  */
-const registry = ModelRegistry.build([
-  defineModel('author', { id: c.id(), name: c.text(), note: c.text().nullable().private(), joined_at: c.timestamp().nullable() }),
-  defineModel('post', { id: c.id(), title: c.text(), author_id: c.fk('author').nullable(), published: c.bool().default(false), score: c.int().default(0), rating: c.float().nullable(), data: c.json().nullable() }),
-  defineModel('comment', { id: c.id(), post_id: c.fk('post'), body: c.text() }),
-  defineModel('ticket', { id: c.id(), author_id: c.fk('author'), subject: c.text() }),
-]);
-const staffOnly = (who: Identity) => who.isStaff;
-const schema = buildGraphqlSchema(registry, {
-  exposed: new Map([['author', undefined], ['post', undefined], ['comment', undefined], ['ticket', staffOnly]]),
-  hidden: new Map(),
-  unlocks: new Map([['author', new Map([['note', staffOnly]])]]),
-});
-const STAFF: Identity = { isAuthenticated: true, id: 1, username: 'staff', isStaff: true, isSuperuser: false, via: 'bearer' };
-
 let store: RecordStore;
 
 beforeAll(async () => {
-  store = new MemoryRecordStore({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
-  await store.insertMany('author', [
-    { name: 'Ada', note: 'private to staff', joined_at: new Date('2026-01-02T03:04:05.006Z') },
-    { name: 'Grace', note: null, joined_at: null },
-  ]);
-  await store.insertMany('post', [
-    { title: 'One', author_id: 1, published: true, score: 3, rating: 4.5, data: { tags: ['a', 'b'], n: 1 } },
-    { title: 'Two', author_id: 2, score: -1 },
-    { title: 'Orphan', author_id: null },
-    { title: 'Four', author_id: 1, data: [1, 'two', null] },
-  ]);
-  await store.insertMany('comment', [
-    { post_id: 1, body: 'first' },
-    { post_id: 1, body: 'second' },
-    { post_id: 2, body: 'third' },
-    { post_id: 4, body: 'fourth' },
-    { post_id: 1, body: 'fifth' },
-  ]);
-  await store.insertMany('ticket', [{ author_id: 1, subject: 'help' }]);
+  store = await seededStore();
 });
 
-/** One read of the store: `find` (with its `where` value) or `getManyByIds` (with its keys). */
-interface Read {
-  readonly name: string;
-  readonly table: string;
-  readonly keys: unknown;
-}
-
-/** The store with its reads recorded; `fail` may answer a read with an error instead. */
-function watched(inner: RecordStore, fail?: (read: Read) => unknown): { store: RecordStore; reads: Read[] } {
-  const reads: Read[] = [];
-  const store = new Proxy(inner, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      const call = (value as (...a: unknown[]) => unknown).bind(target);
-      if (name !== 'find' && name !== 'getManyByIds') return call;
-      return (table: string, arg: unknown, ...rest: unknown[]) => {
-        const read = { name, table, keys: name === 'find' ? (arg as { where?: { value?: unknown } }).where?.value : arg };
-        reads.push(read);
-        const error = fail?.(read);
-        return error ? Promise.reject(error) : call(table, arg, ...rest);
-      };
-    },
-  });
-  return { store, reads };
-}
-
-const names = (reads: readonly Read[]) => reads.map((r) => `${r.name} ${r.table}`).sort();
-
-/** A request's resolver context over `s`. */
-const contextOver = (s: RecordStore, identity: Identity): GraphqlContext => ({ identity, loaders: new Loaders(s, () => 'id'), store: s, events: new MemoryEventBus(), signal: new AbortController().signal });
-
-/** What to execute (a fresh request context over the watched store), and the reads it makes. */
-function request(source: string, identity: Identity, variableValues?: Record<string, unknown>): { args: ExecutionArgs; reads: Read[] } {
-  const { store: s, reads } = watched(store);
-  return { args: { schema, document: parse(source), contextValue: contextOver(s, identity), ...(variableValues ? { variableValues } : {}) }, reads };
-}
-
+const request = (source: string, identity: Identity, variableValues?: Record<string, unknown>) => requestOver(store, source, identity, variableValues);
 const argsFor = (source: string, identity: Identity): ExecutionArgs => request(source, identity).args;
 
 const json = (result: ExecutionResult) => JSON.parse(JSON.stringify(result)) as unknown;
