@@ -8,7 +8,8 @@ import { names, request, schema, seededStore, STAFF } from '../support/graphql-p
 
 /**
  * Generated queries over the whole schema (every field in any order, aliases, arguments in and
- * out of range, unknown ids, nesting three deep, connections, `__typename`), executed the way a
+ * out of range as literals or as variables with valid and invalid values, unknown ids, nesting
+ * three deep, connections, `__typename`), executed the way a
  * request is (`executeCompiled`: the plain executor, graphql-jit behind it) against graphql-js's
  * reference `execute`: without errors the same answer as text (keys in the selection's order) and
  * the same reads of the store; with errors the same data and graphql-js's errors among ours.
@@ -75,6 +76,31 @@ const query = schema.getQueryType();
 if (!query) throw new Error('the schema has no Query type');
 const documents = selectionOf(query, 3);
 
+/** Variable values, valid and not, for the argument types generated above. */
+const INT_VALUES = [-1, 0, 2, 201, 2_147_483_648, 1.5, 'many', null] as const;
+const ID_VALUES = ['1', '99', 4, null, true] as const;
+
+/**
+ * A generated document with some of its `limit`, `offset`, `first` and `id` arguments turned into
+ * variables (declared with the argument's type), and the values sent for them.
+ */
+const withVariables = fc
+  .tuple(documents, fc.array(fc.record({ use: fc.boolean(), int: fc.constantFrom(...INT_VALUES), id: fc.constantFrom(...ID_VALUES) }), { minLength: 1, maxLength: 8 }))
+  .map(([source, choices]) => {
+    const definitions: string[] = [];
+    const variables: Record<string, unknown> = {};
+    let k = 0;
+    const text = source.replace(/\b(limit|offset|first|id): (-?\d+|"[^"]*")/g, (whole, name: string) => {
+      const choice = choices[k % choices.length] as (typeof choices)[number];
+      if (!choice.use) return whole;
+      const variable = `v${k++}`;
+      definitions.push(`$${variable}: ${name === 'id' ? 'ID!' : 'Int'}`);
+      variables[variable] = name === 'id' ? choice.id : choice.int;
+      return `${name}: $${variable}`;
+    });
+    return { source: definitions.length > 0 ? `query(${definitions.join(', ')}) ${text}` : text, variables };
+  });
+
 let store: RecordStore;
 
 beforeAll(async () => {
@@ -83,12 +109,12 @@ beforeAll(async () => {
 
 describe('plain GraphQL execution against graphql-js, on generated queries', () => {
   for (const [who, identity] of [['anonymous', ANONYMOUS], ['staff', STAFF]] as [string, Identity][]) {
-    it(`answers as graphql-js does for ${who}, keys in order`, async () => {
+    it(`answers as graphql-js does for ${who}, keys in order, variables valid or not`, async () => {
       await fc.assert(
-        fc.asyncProperty(documents, async (source) => {
+        fc.asyncProperty(withVariables, async ({ source, variables }) => {
           fc.pre(validate(schema, parse(source)).length === 0);
-          const ours = request(store, source, identity);
-          const theirs = request(store, source, identity);
+          const ours = request(store, source, identity, variables);
+          const theirs = request(store, source, identity, variables);
           const reference = await execute(theirs.args);
           const answer = await executeCompiled(ours.args);
           if (!reference.errors) {
@@ -102,6 +128,8 @@ describe('plain GraphQL execution against graphql-js, on generated queries', () 
           // graphql-js gives among ours.
           expect(JSON.stringify(answer.data)).toBe(JSON.stringify(reference.data));
           expect(Object.keys(answer)[0]).toBe('errors');
+          // A variable refused before execution: no data at all, as graphql-js answers.
+          expect('data' in answer).toBe('data' in reference);
           const messages = new Set(answer.errors?.map((e) => e.message));
           for (const error of reference.errors) expect(messages).toContain(error.message);
         }),

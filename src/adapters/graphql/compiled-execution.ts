@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult, VariableDefinitionNode } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
 import { graphqlJs } from './graphql-js.js';
@@ -12,8 +12,14 @@ let jit: typeof GraphqlJit | undefined;
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
+/** A compiled query and its operation's variables. */
+interface Compiled {
+  readonly query: CompiledQuery;
+  readonly variables: readonly VariableDefinitionNode[];
+}
+
 /** Compiled queries of a document, by operation name ('' for the only one); null when it cannot be compiled. */
-const compiled: OperationMemo<CompiledQuery | null> = new WeakMap();
+const compiled: OperationMemo<Compiled | null> = new WeakMap();
 
 /**
  * Executes a validated query with graphql-jit: the document is compiled once into a function
@@ -32,10 +38,23 @@ export function executeCompiled(args: ExecutionArgs): Result {
 
 /** graphql-jit's compiled query, or graphql-js where graphql-jit declines: every operation but a plain query. */
 export function executeGeneral(args: ExecutionArgs): Result {
-  const query = compiledQuery(args);
-  if (!query) return graphqlJs().execute(args);
-  const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
+  const compiledQuery = compiledQueryOf(args);
+  if (!compiledQuery) return graphqlJs().execute(args);
+  const refused = refusedVariables(args, compiledQuery.variables);
+  if (refused) return refused;
+  const result = compiledQuery.query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
   return result instanceof Promise ? result.then(errorsFirst) : errorsFirst(result);
+}
+
+/**
+ * The answer to variables the operation refuses, coerced by graphql-js as its `execute` does (so
+ * the message is the one SSE and WebSocket give; graphql-jit words it otherwise); undefined when
+ * they pass (graphql-jit coerces them again).
+ */
+function refusedVariables(args: ExecutionArgs, definitions: readonly VariableDefinitionNode[]): ExecutionResult | undefined {
+  if (definitions.length === 0) return undefined;
+  const coerced = graphqlJs().getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 50 });
+  return coerced.errors ? { errors: coerced.errors } : undefined;
 }
 
 /**
@@ -45,16 +64,17 @@ export function executeGeneral(args: ExecutionArgs): Result {
 function errorsFirst(result: ExecutionResult): ExecutionResult {
   if (!result.errors) return result;
   const { errors, data, extensions } = result;
-  return extensions === undefined ? { errors, data } : { errors, data, extensions };
+  return { errors, ...(data !== undefined ? { data } : {}), ...(extensions !== undefined ? { extensions } : {}) };
 }
 
-function compiledQuery(args: ExecutionArgs): CompiledQuery | null {
+function compiledQueryOf(args: ExecutionArgs): Compiled | null {
   return perOperation(compiled, args, () => {
-    if (graphqlJs().getOperationAST(args.document, args.operationName)?.operation !== 'query' || aliasesProto(args.document)) return null;
+    const operation = graphqlJs().getOperationAST(args.document, args.operationName);
+    if (operation?.operation !== 'query' || aliasesProto(args.document)) return null;
     // graphql-jit (with fast-json-stringify and ajv) is loaded with the first query to compile.
     jit ??= require('graphql-jit') as typeof GraphqlJit;
     const outcome = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    return jit.isCompiledQuery(outcome) ? outcome : null;
+    return jit.isCompiledQuery(outcome) ? { query: outcome, variables: operation.variableDefinitions ?? [] } : null;
   });
 }
 
