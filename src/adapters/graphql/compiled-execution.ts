@@ -40,29 +40,23 @@ export function executeCompiled(args: ExecutionArgs): Result {
 export function executeGeneral(args: ExecutionArgs): Result {
   const compiledQuery = compiledQueryOf(args);
   if (!compiledQuery) return graphqlJs().execute(args);
-  const refused = refusedVariables(args, compiledQuery.variables);
-  if (refused) return refused;
   const result = compiledQuery.query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;
-  return result instanceof Promise ? result.then(errorsFirst) : errorsFirst(result);
+  return result instanceof Promise ? result.then((r) => asGraphqlJs(r, args, compiledQuery.variables)) : asGraphqlJs(result, args, compiledQuery.variables);
 }
 
 /**
- * The answer to variables the operation refuses, coerced by graphql-js as its `execute` does (so
- * the message is the one SSE and WebSocket give; graphql-jit words it otherwise); undefined when
- * they pass (graphql-jit coerces them again).
+ * graphql-jit's answer as graphql-js (SSE, WebSocket) gives it: `errors` before `data` (as the
+ * spec's response section suggests, so that a reader sees the errors first), and variables the
+ * operation refused with graphql-js's message (graphql-jit words it otherwise). An answer without
+ * errors is returned as it is; the variables are coerced again only when graphql-jit refused them
+ * (an answer without `data`).
  */
-function refusedVariables(args: ExecutionArgs, definitions: readonly VariableDefinitionNode[]): ExecutionResult | undefined {
-  if (definitions.length === 0) return undefined;
-  const coerced = graphqlJs().getVariableValues(args.schema, definitions, args.variableValues ?? {}, { maxErrors: 50 });
-  return coerced.errors ? { errors: coerced.errors } : undefined;
-}
-
-/**
- * graphql-jit's result with `errors` before `data`, as graphql-js answers (and as the spec's
- * response section suggests, so that a reader sees the errors first); the same object when there are none.
- */
-function errorsFirst(result: ExecutionResult): ExecutionResult {
+function asGraphqlJs(result: ExecutionResult, args: ExecutionArgs, variables: readonly VariableDefinitionNode[]): ExecutionResult {
   if (!result.errors) return result;
+  if (result.data === undefined && variables.length > 0) {
+    const coerced = graphqlJs().getVariableValues(args.schema, variables, args.variableValues ?? {}, { maxErrors: 50 });
+    if (coerced.errors) return { errors: coerced.errors };
+  }
   const { errors, data, extensions } = result;
   return { errors, ...(data !== undefined ? { data } : {}), ...(extensions !== undefined ? { extensions } : {}) };
 }
