@@ -5,18 +5,45 @@
 // start on the development machine (docs/performance.md, "Cold start"). esbuild rewrites
 // dist/src/index.js as the whole of src/ in one file; the packages Portico depends on stay
 // imports (`packages: 'external'`), so a host shares them, and the packages Portico loads on
-// first use (`createRequire(import.meta.url)`, `import('pg')`) still load on first use.
+// first use (`createRequire(import.meta.url)`, `import('pg')`) still load on first use. The
+// packages it loads at start and uses on its own are the exception: they come from vendor.cjs,
+// built below (VENDORED).
 // `portico/testing` (dist/src/testing.js) imports only `./index.js`, so it shares this bundle;
 // the CLI imports nothing of Portico's. tsc's per-module files stay in dist/ for the
-// declarations and the API report; the package ships the three entry files and the knex bundle
-// built below (package.json "files").
+// declarations and the API report; the package ships the three entry files and the two bundles
+// built below with their code caches (package.json "files").
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const KNEX_BUNDLE = 'knex.cjs';
+const VENDOR_BUNDLE = 'vendor.cjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// The CommonJS packages the main entry loads at start, bundled into one file (built below) and
+// loaded through V8's code cache: koa, @koa/router and raw-body with what they require, pino, and
+// inversify with reflect-metadata, some 150 files that were about 40 % of the reference app's
+// start (docs/performance.md, "Cold start: the packages loaded at start"). Only packages that
+// Portico uses on its own: nothing of theirs crosses to a host as an object the host's copy must
+// recognise (graphql, a peer dependency whose schema a host may print, stays a package). In
+// load order: reflect-metadata before inversify.
+const VENDORED = ['reflect-metadata', 'koa', '@koa/router', 'raw-body', 'pino', 'inversify'];
+const vendoredPackages = join(root, 'src/runtime/vendored-packages.ts');
+/** Resolves an import of a vendored package to a module that hands out the bundle's copy. */
+const vendorPlugin = {
+  name: 'portico-vendored-packages',
+  setup(b) {
+    const names = new Set(VENDORED);
+    b.onResolve({ filter: /^[@a-z]/ }, (args) => (names.has(args.path) ? { path: args.path, namespace: 'portico-vendored' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'portico-vendored' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(vendoredPackages)}).vendoredPackage(${JSON.stringify(args.path)});`,
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
 
 await build({
   absWorkingDir: root,
@@ -30,8 +57,22 @@ await build({
   tsconfig: 'tsconfig.json',
   sourcemap: 'linked',
   logLevel: 'warning',
-  // `knex-runtime.ts`: the built entry loads knex from the file built below.
-  define: { PORTICO_KNEX_BUNDLE: JSON.stringify(`./${KNEX_BUNDLE}`) },
+  // `knex-runtime.ts` and `vendored-packages.ts`: the built entry loads knex and the vendored
+  // packages from the files built below.
+  define: { PORTICO_KNEX_BUNDLE: JSON.stringify(`./${KNEX_BUNDLE}`), PORTICO_VENDOR_BUNDLE: JSON.stringify(`./${VENDOR_BUNDLE}`) },
+  plugins: [vendorPlugin],
+});
+
+// The vendored packages, by name: the file exports `{ 'reflect-metadata': …, koa: …, … }`.
+await build({
+  absWorkingDir: root,
+  stdin: { contents: `module.exports = {\n${VENDORED.map((name) => `  ${JSON.stringify(name)}: require(${JSON.stringify(name)}),`).join('\n')}\n};`, resolveDir: root, loader: 'js' },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: `dist/src/${VENDOR_BUNDLE}`,
+  logLevel: 'warning',
 });
 
 // knex, and the two knex dialects of MikroORM's drivers (with the MikroORM files they require),
@@ -71,3 +112,11 @@ await knexBuild(
   ].join('\n'),
   { outfile: `dist/src/${KNEX_BUNDLE}` },
 );
+
+// The code caches (`code-cached-bundle.ts`): each bundle compiled and run once, in a fresh process
+// with Node's default flags, and what V8 compiled written beside it as `<file>.v8cache`.
+const cacheWriter = pathToFileURL(join(root, 'dist/src/runtime/code-cached-bundle.js')).href;
+for (const file of [KNEX_BUNDLE, VENDOR_BUNDLE]) {
+  const script = `const { writeCodeCache } = await import(${JSON.stringify(cacheWriter)}); writeCodeCache(${JSON.stringify(join(root, 'dist/src', file))});`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: 'inherit' });
+}

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,11 +58,19 @@ describe('the package, packed and installed into a fresh host app', () => {
     expect(report.status).toBe(0);
   });
 
-  it('holds only built code (the bundled main entry and its bundled knex, portico/testing and the CLI), its declarations, README and LICENSE', () => {
+  it('holds only built code (the bundled main entry, its bundled knex and start packages with their code caches, portico/testing and the CLI), its declarations, README and LICENSE', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => /\.c?js$/.test(p)).sort()).toEqual(['bin/portico.js', 'dist/src/cli/portico.js', 'dist/src/index.js', 'dist/src/knex.cjs', 'dist/src/testing.js']);
-    expect(paths.filter((p) => !/^(dist\/src\/.+\.c?js|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /\.c?js$/.test(p)).sort()).toEqual(['bin/portico.js', 'dist/src/cli/portico.js', 'dist/src/index.js', 'dist/src/knex.cjs', 'dist/src/testing.js', 'dist/src/vendor.cjs']);
+    expect(paths.filter((p) => p.endsWith('.v8cache')).sort()).toEqual(['dist/src/knex.cjs.v8cache', 'dist/src/vendor.cjs.v8cache']);
+    expect(paths.filter((p) => !/^(dist\/src\/.+\.c?js(\.v8cache)?|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
     expect(paths).toEqual(expect.arrayContaining(['dist/src/index.js', 'dist/src/testing.js', 'dist/portico.d.ts', 'dist/testing.d.ts', 'LICENSE']));
+  });
+
+  it('carries the packages it loads at start in its vendored bundle: the host installs none of them', () => {
+    // reflect-metadata, also vendored, comes with MikroORM, which depends on it.
+    for (const name of ['koa', '@koa/router', 'raw-body', 'pino', 'inversify']) {
+      expect({ name, installed: existsSync(join(host, 'node_modules', name)) }).toEqual({ name, installed: false });
+    }
   });
 
   it('type-checks in the host with tsc --strict and skipLibCheck false (no devDependency of Portico needed)', () => {

@@ -1,13 +1,6 @@
-import { createRequire } from 'node:module';
-import type * as PinoPackage from 'pino';
+import { pino } from 'pino';
 import type { Logger as Pino } from 'pino';
 import type { Logger } from '../../ports/logger.js';
-
-/**
- * pino is CommonJS: required rather than imported, as `commonjs-packages.ts` explains for the HTTP
- * adapter's (imported, it took about 10 ms more of the cold start).
- */
-const { pino } = createRequire(import.meta.url)('pino') as typeof PinoPackage;
 
 /** Options for the default logger. */
 export interface LoggerOptions {
