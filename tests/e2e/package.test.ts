@@ -62,7 +62,9 @@ describe('the package, packed and installed into a fresh host app', () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths.filter((p) => /\.c?js$/.test(p)).sort()).toEqual(['bin/portico.js', 'dist/src/cli/portico.js', 'dist/src/index.js', 'dist/src/knex.cjs', 'dist/src/testing.js', 'dist/src/vendor.cjs']);
     expect(paths.filter((p) => p.endsWith('.v8cache')).sort()).toEqual(['dist/src/knex.cjs.v8cache', 'dist/src/vendor.cjs.v8cache']);
-    expect(paths.filter((p) => !/^(dist\/src\/.+\.c?js(\.v8cache)?|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
+    // The licences of the packages the two bundles hold travel with them.
+    expect(paths).toContain('dist/src/bundled-licenses.txt');
+    expect(paths.filter((p) => !/^(dist\/src\/.+\.c?js(\.v8cache)?|dist\/src\/bundled-licenses\.txt|dist\/(portico|testing)\.d\.ts|bin\/portico\.js|README\.md|LICENSE|package\.json)$/.test(p))).toEqual([]);
     expect(paths).toEqual(expect.arrayContaining(['dist/src/index.js', 'dist/src/testing.js', 'dist/portico.d.ts', 'dist/testing.d.ts', 'LICENSE']));
   });
 
