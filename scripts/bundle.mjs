@@ -26,8 +26,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // The CommonJS packages the main entry loads at start, bundled into one file (built below) and
 // loaded through V8's code cache: koa, @koa/router and raw-body with what they require, pino, and
-// inversify with reflect-metadata, some 150 files that were about 40 % of the reference app's
-// start (docs/performance.md, "Cold start: the packages loaded at start"). Only packages that
+// inversify with reflect-metadata: 335 files, whose loading was about a third of the reference
+// app's start (docs/performance.md, "Cold start: the packages loaded at start"). Only packages that
 // Portico uses on its own: nothing of theirs crosses to a host as an object the host's copy must
 // recognise (graphql, a peer dependency whose schema a host may print, stays a package). In
 // load order: reflect-metadata before inversify.
@@ -116,11 +116,11 @@ const knexBundleBuild = await knexBuild(
 // The licences of the packages the two bundles hold (their MIT and similar licences ask that the
 // notice travel with copies): each package's name, version and licence file, in one text file.
 const bundledPackages = new Map();
+// A package's root: the nearest package.json with a name (one that only sets "type", as in a
+// package's lib/cjs, is not it).
+const named = (dir) => existsSync(join(dir, 'package.json')) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
 for (const { metafile: meta } of [vendorBuild, knexBundleBuild]) {
   for (const input of Object.keys(meta.inputs)) {
-    // The package's root: the nearest package.json with a name (one that only sets "type", as in
-    // a package's lib/cjs, is not it).
-    const named = (dir) => existsSync(join(dir, 'package.json')) && JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name;
     let dir = dirname(resolve(root, input));
     while (dir.includes('/node_modules/') && !named(dir)) dir = dirname(dir);
     if (!dir.includes('/node_modules/') || bundledPackages.has(dir)) continue;
