@@ -135,9 +135,13 @@ writeFileSync(
 );
 
 // The code caches (`code-cached-bundle.ts`): each bundle compiled and run once, in a fresh process
-// with Node's default flags, and what V8 compiled written beside it as `<file>.v8cache`.
+// with Node's default flags, and what V8 compiled written beside it as `<file>.v8cache`. V8 rejects
+// a cache made under other flags (`--max-old-space-size`, `--stack-size`, even
+// `--enable-source-maps`), so NODE_OPTIONS is left out: the cache serves a plain `node` start, and
+// a start with such flags compiles as without a cache.
 const cacheWriter = pathToFileURL(join(root, 'dist/src/runtime/code-cached-bundle.js')).href;
+const { NODE_OPTIONS: _nodeOptions, ...plainEnv } = process.env;
 for (const file of [KNEX_BUNDLE, VENDOR_BUNDLE]) {
   const script = `const { writeCodeCache } = await import(${JSON.stringify(cacheWriter)}); writeCodeCache(${JSON.stringify(join(root, 'dist/src', file))});`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: plainEnv, stdio: 'inherit' });
 }
