@@ -37,7 +37,7 @@ export function cacheUse(file: string): CacheUse | undefined {
 /** `<file>.v8cache`: where the code cache of `file` lives. */
 export const cacheFileOf = (file: string): string => `${file}.v8cache`;
 
-const sourceHash = (source: string): Buffer => createHash('sha256').update(source).digest();
+const sourceHash = (bytes: Buffer): Buffer => createHash('sha256').update(bytes).digest();
 
 interface Loaded {
   readonly script: vm.Script;
@@ -78,15 +78,16 @@ function load(file: string, source: string, cachedData: Buffer | undefined): Loa
 export function requireBundle(file: string): unknown {
   const known = require.cache[file];
   if (known) return known.exports;
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
   let cache: Buffer | undefined;
   try {
     cache = readFileSync(cacheFileOf(file));
   } catch {
     cache = undefined;
   }
-  const fresh = cache !== undefined && cache.length > HASH_BYTES && sourceHash(source).equals(cache.subarray(0, HASH_BYTES));
-  const { script, exports } = load(file, source, fresh ? cache!.subarray(HASH_BYTES) : undefined);
+  // The hash of the bytes as read: the decoded source is not encoded again to hash it.
+  const fresh = cache !== undefined && cache.length > HASH_BYTES && sourceHash(bytes).equals(cache.subarray(0, HASH_BYTES));
+  const { script, exports } = load(file, bytes.toString('utf8'), fresh ? cache!.subarray(HASH_BYTES) : undefined);
   uses.set(file, cache === undefined ? 'absent' : !fresh ? 'stale' : script.cachedDataRejected === true ? 'rejected' : 'accepted');
   return exports;
 }
@@ -98,9 +99,9 @@ export function requireBundle(file: string): unknown {
  */
 export function writeCodeCache(file: string): number {
   if (require.cache[file]) throw new Error(`${file} is already loaded in this process: write its cache from a fresh one`);
-  const source = readFileSync(file, 'utf8');
-  const { script } = load(file, source, undefined);
-  const data = Buffer.concat([sourceHash(source), script.createCachedData()]);
+  const bytes = readFileSync(file);
+  const { script } = load(file, bytes.toString('utf8'), undefined);
+  const data = Buffer.concat([sourceHash(bytes), script.createCachedData()]);
   writeFileSync(cacheFileOf(file), data);
   return data.length;
 }
