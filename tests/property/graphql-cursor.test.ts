@@ -32,7 +32,7 @@ describe('GraphQL cursor connections', () => {
               schema,
               source: 'query($first: Int, $after: String, $orderBy: String, $desc: Boolean) { itemsConnection(first: $first, after: $after, orderBy: $orderBy, desc: $desc) { edges { node { id } } pageInfo { hasNextPage endCursor } } }',
               variableValues: { first, after, orderBy, desc },
-              contextValue: { identity: ANONYMOUS, loaders: new Loaders(store, () => 'id'), store, signal: new AbortController().signal },
+              contextValue: { identity: ANONYMOUS, loaders: new Loaders(store, () => 'id'), store, signal: new AbortController().signal, departure: new AbortController().signal },
             });
             expect(result.errors).toBeUndefined();
             const conn = (result.data as { itemsConnection: { edges: { node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }).itemsConnection;

@@ -83,7 +83,10 @@ export function watched(inner: RecordStore, fail?: (read: Read) => unknown): { s
 export const names = (reads: readonly Read[]) => reads.map((r) => `${r.name} ${r.table}`).sort();
 
 /** A request's resolver context over `s`. */
-export const contextOver = (s: RecordStore, identity: Identity): GraphqlContext => ({ identity, loaders: new Loaders(s, () => 'id'), store: s, events: new MemoryEventBus(), signal: new AbortController().signal });
+export const contextOver = (s: RecordStore, identity: Identity): GraphqlContext => {
+  const signal = new AbortController().signal;
+  return { identity, loaders: new Loaders(s, () => 'id'), store: s, events: new MemoryEventBus(), signal, departure: signal };
+};
 
 /** What to execute (a fresh request context over the watched store), and the reads it makes. */
 export function request(store: RecordStore, source: string, identity: Identity, variableValues?: Record<string, unknown>): { args: ExecutionArgs; reads: Read[] } {

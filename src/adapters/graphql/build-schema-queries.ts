@@ -82,7 +82,7 @@ function listField({ model, type, access }: QueryModel): QueryField {
       const limit = pageSize('limit', args.limit);
       const offset = args.offset ?? 0;
       if (offset < 0) throw new DomainError('invalid_input', `offset must not be negative (got ${offset})`, [{ field: 'offset', message: 'must not be negative' }]);
-      ctx.signal.throwIfAborted();
+      ctx.departure.throwIfAborted();
       const projection = columnsOf(info);
       return ctx.store.find(model.table, { limit, offset, ...(projection ? { columns: projection.columns } : {}) });
     },

@@ -31,7 +31,7 @@ export async function readConnectionPage(source: ConnectionSource, args: Connect
   const desc = args.desc ?? false;
   const first = pageSize('first', args.first);
   const after = args.after ? decodeCursor(args.after, orderBy, desc) : undefined;
-  ctx.signal.throwIfAborted();
+  ctx.departure.throwIfAborted();
   // One row beyond the page tells whether another page exists (SPEC "Limits": first + 1), even for first: 0.
   const rows = await ctx.store.find(model.table, {
     ...(after ? { where: afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) } : {}),

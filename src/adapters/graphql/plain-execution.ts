@@ -45,7 +45,7 @@ export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<Pl
     if (done) await done;
   } catch (error) {
     // A rule's refusal comes before any read of its field, and is answered again at once there.
-    const refused = error instanceof NotPlain || error instanceof GraphQLError || (error instanceof DomainError && !(error instanceof DatabaseUnavailable)) || context.signal.aborted;
+    const refused = error instanceof NotPlain || error instanceof GraphQLError || (error instanceof DomainError && !(error instanceof DatabaseUnavailable)) || context.departure.aborted;
     return refused ? HAND_OVER : { failedRead: error };
   }
   return { answer: { data } };

@@ -44,6 +44,8 @@ export interface HttpRequest {
   readonly csrfToken: string | undefined;
   /** Aborted when the client disconnects before the response is written. */
   readonly signal: AbortSignal;
+  /** True once the client has disconnected before the response was written: `signal.aborted` without making the signal. */
+  readonly departed: boolean;
   /**
    * Resolves the caller with `backend`, or with the app's authentication when omitted
    * (anonymous without any). Resolved once per request and backend.

@@ -190,6 +190,11 @@ class KoaRequest implements HttpRequest {
     return this.departure();
   }
 
+  get departed(): boolean {
+    const res = this.ctx.res;
+    return res.destroyed && !res.writableFinished;
+  }
+
   /** The caller as each backend sees them, resolved at most once per backend for the request. */
   identity(backend?: AuthBackend): Promise<Identity> {
     this.identities ??= new Map();

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { GraphQLSchema } from 'graphql';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
-import { buildGraphqlSchema, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
+import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
@@ -114,19 +114,25 @@ export class GraphqlPlugin implements Plugin {
     this.schemaValue = schema;
     const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
-    const contextFor = (identity: Identity, signal: AbortSignal): GraphqlContext => ({
-      identity,
-      signal,
-      loaders: new Loaders(ctx.store, pk, signal),
-      store: ctx.store,
-      events: ctx.events,
-    });
+    const contextFor = (identity: Identity, signal: () => AbortSignal, departure: Departure): GraphqlContext => {
+      let made: AbortSignal | undefined;
+      return {
+        identity,
+        get signal() {
+          return (made ??= signal());
+        },
+        departure,
+        loaders: new Loaders(ctx.store, pk, departure),
+        store: ctx.store,
+        events: ctx.events,
+      };
+    };
     const neutral = (req: HttpRequest): GraphqlHttpRequest => ({
       method: req.method,
       url: `${req.origin}${req.path}`,
       headers: req.headers,
       body: req.body,
-      context: async () => contextFor(await req.identity(this.backend), req.signal),
+      context: async () => contextFor(await req.identity(this.backend), () => req.signal, httpDeparture(req)),
     });
     const route = (path: string, serve: (r: GraphqlHttpRequest) => Promise<GraphqlHttpResponse>): void =>
       ctx.route({
@@ -149,7 +155,7 @@ export class GraphqlPlugin implements Plugin {
     route(`${this.path}/sse`, graphqlOverSse(pipeline));
     ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL over SSE' });
     // Sessions and bearer tokens when sessions() and auth() are mounted (ctx.identify reads them per connection).
-    const ws = graphqlOverWebSocket(pipeline, async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), signal));
+    const ws = graphqlOverWebSocket(pipeline, async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), () => signal, signal));
     ctx.onUpgrade(`${this.path}/ws`, ws.upgrade);
     ctx.onListen(() => ws.close);
     ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL over WebSocket' });
@@ -174,6 +180,18 @@ export class GraphqlPlugin implements Plugin {
       ctx.logger.warn({}, 'graphql: exposeIf gates are set but no authentication backend: every caller is anonymous, so the gates can only deny');
     }
   }
+}
+
+/** An HTTP request's departure, read from the response's state: no AbortSignal made for it. */
+function httpDeparture(req: HttpRequest): Departure {
+  return {
+    get aborted() {
+      return req.departed;
+    },
+    throwIfAborted() {
+      if (req.departed) throw new Error('the client disconnected');
+    },
+  };
 }
 
 /** Creates the GraphQL plugin. */

@@ -8,8 +8,15 @@ import type { Logger } from '../../../src/ports/logger.js';
 const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A server whose one route waits `askAfterMs`, then reports whether `req.signal` reads aborted, and again 100 ms later. */
-async function serve(askAfterMs: number, seen: boolean[][]): Promise<Server> {
+/** How a handler asks whether its client left: through the signal, or the check that makes none. */
+type Ask = (req: HttpRequest) => boolean;
+const ASKS: [string, Ask][] = [
+  ['req.signal.aborted', (req) => req.signal.aborted],
+  ['req.departed', (req) => req.departed],
+];
+
+/** A server whose one route waits `askAfterMs`, then reports whether `ask` says the client left, and again 100 ms later. */
+async function serve(askAfterMs: number, seen: boolean[][], ask: Ask): Promise<Server> {
   const app = buildKoaApp({
     logger: quiet,
     logRequests: false,
@@ -20,9 +27,9 @@ async function serve(askAfterMs: number, seen: boolean[][]): Promise<Server> {
         body: 'json',
         handler: async (req: HttpRequest) => {
           await sleep(askAfterMs);
-          const first = req.signal.aborted;
+          const first = ask(req);
           await sleep(100);
-          seen.push([first, req.signal.aborted]);
+          seen.push([first, ask(req)]);
           return { status: 200, body: { ok: true } };
         },
       },
@@ -52,10 +59,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('the request signal', () => {
+describe.each(ASKS)('the request departure, read as %s', (_name, ask) => {
   it('reads aborted when the client left before the handler first asked for it', async () => {
     const seen: boolean[][] = [];
-    server = await serve(150, seen);
+    server = await serve(150, seen, ask);
     expect(await send(server, 30)).toBe('left');
     await sleep(400);
     expect(seen).toEqual([[true, true]]);
@@ -63,7 +70,7 @@ describe('the request signal', () => {
 
   it('aborts when the client leaves after the handler asked for it', async () => {
     const seen: boolean[][] = [];
-    server = await serve(0, seen);
+    server = await serve(0, seen, ask);
     expect(await send(server, 40)).toBe('left');
     await sleep(300);
     expect(seen).toEqual([[false, true]]);
@@ -71,7 +78,7 @@ describe('the request signal', () => {
 
   it('never aborts for a client that stays for its answer', async () => {
     const seen: boolean[][] = [];
-    server = await serve(20, seen);
+    server = await serve(20, seen, ask);
     expect(await send(server, undefined)).toBe(200);
     expect(seen).toEqual([[false, false]]);
   });
