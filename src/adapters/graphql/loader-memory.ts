@@ -60,9 +60,13 @@ export class LoaderMemory<V> {
     this.values.clear();
   }
 
-  /** The values of `keys`, by `keyOf`: known ones at once, the rest in one read; the first failure is thrown. */
-  level(keys: readonly Value[]): Promise<ReadonlyMap<string, V>> {
-    return this.collect(keys, true);
+  /**
+   * The values of `keys`, by `keyOf`: known ones at once, the rest in one read; the first failure
+   * is thrown. The map answered is the memory's own (every key asked is in it, others may be).
+   */
+  async level(keys: readonly Value[]): Promise<ReadonlyMap<string, V>> {
+    await this.settle(keys, true);
+    return this.values;
   }
 
   /**
@@ -72,53 +76,32 @@ export class LoaderMemory<V> {
    * one read.
    */
   async batch(keys: readonly Value[]): Promise<V[]> {
-    const found = await this.collect(keys, false);
-    return keys.map((k) => found.get(keyOf(k)) ?? this.absent);
+    await this.settle(keys, false);
+    return keys.map((k) => this.values.get(keyOf(k)) ?? this.absent);
   }
 
-  /** `withLoads`: wait for DataLoader's own promises too (not from its batch function, whose keys they are). */
-  private async collect(keys: readonly Value[], withLoads: boolean): Promise<ReadonlyMap<string, V>> {
-    const out = new Map<string, V>();
-    const reads = new Map<Promise<ReadonlyMap<string, V>>, string[]>();
-    const singles: [string, Promise<V>][] = [];
+  /**
+   * Waits until every key of `keys` has its value in `values`: the reads already under way, one
+   * new read for the rest, and (`withLoads`) DataLoader's own promises (not from its batch
+   * function, whose keys they are).
+   */
+  private async settle(keys: readonly Value[], withLoads: boolean): Promise<void> {
+    const waits = new Set<Promise<unknown>>();
     for (const k of keys) {
       const key = keyOf(k);
-      if (out.has(key)) continue;
-      if (this.values.has(key)) {
-        out.set(key, this.values.get(key) as V);
-        continue;
-      }
-      out.set(key, this.absent);
+      if (this.values.has(key)) continue;
       const promise = withLoads ? this.promises.get(key) : undefined;
       if (promise) {
-        singles.push([key, promise]);
+        waits.add(promise.then((value) => void this.values.set(key, value)));
         continue;
       }
-      const read = this.reading.get(key) ?? this.enqueue(key, k);
-      const names = reads.get(read);
-      if (names) names.push(key);
-      else reads.set(read, [key]);
+      waits.add(this.reading.get(key) ?? this.enqueue(key, k));
     }
-    const waits: Promise<void>[] = [];
-    for (const [read, names] of reads) {
-      waits.push(
-        read.then((found) => {
-          for (const key of names) out.set(key, found.get(key) ?? this.absent);
-        }),
-      );
-    }
-    for (const [key, promise] of singles) {
-      waits.push(
-        promise.then((value) => {
-          out.set(key, value);
-        }),
-      );
-    }
-    if (waits.length === 1) await waits[0];
-    else if (waits.length > 1) await Promise.all(waits);
-    return out;
+    if (waits.size === 1) for (const wait of waits) await wait;
+    else if (waits.size > 1) await Promise.all(waits);
   }
 
+  /** Queues `k` for the turn's read (made with the first key queued); the read fills `values` before anyone awaiting it resumes. */
   private enqueue(key: string, k: Value): Promise<ReadonlyMap<string, V>> {
     let queued = this.queued;
     if (!queued) {
