@@ -32,8 +32,17 @@ const compiled: OperationMemo<Compiled | null> = new WeakMap();
  */
 export function executeCompiled(args: ExecutionArgs): Result {
   const plan = plainPlan(args);
-  if (plan) return runPlain(plan, args).then((outcome) => ('answer' in outcome ? outcome.answer : executeGeneral(handedOver(args, outcome))));
+  if (plan) return runPlain(plan, args).then((outcome) => ('answer' in outcome ? outcome.answer : departed(args) ? graphqlJs().execute(args) : executeGeneral(handedOver(args, outcome))));
   return executeGeneral(args);
+}
+
+/**
+ * Whether the request's client has gone. Its plain run is then answered by graphql-js's
+ * `execute` (loaded already), whose resolvers stop at their first read: compiling the document
+ * with graphql-jit, and loading graphql-jit for it, would be work for nobody.
+ */
+function departed(args: ExecutionArgs): boolean {
+  return (args.contextValue as { departure?: { aborted: boolean } } | undefined)?.departure?.aborted === true;
 }
 
 /** graphql-jit's compiled query, or graphql-js where graphql-jit declines: every operation but a plain query. */
