@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult, VariableDefinitionNode } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
+import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs } from './graphql-js.js';
 import { perOperation, type OperationMemo } from './operation-memo.js';
 import { handedOver, runPlain } from './plain-execution.js';
@@ -42,7 +43,7 @@ export function executeCompiled(args: ExecutionArgs): Result {
  * with graphql-jit, and loading graphql-jit for it, would be work for nobody.
  */
 function departed(args: ExecutionArgs): boolean {
-  return (args.contextValue as { departure?: { aborted: boolean } } | undefined)?.departure?.aborted === true;
+  return (args.contextValue as GraphqlContext).departure.aborted;
 }
 
 /** graphql-jit's compiled query, or graphql-js where graphql-jit declines: every operation but a plain query. */
