@@ -39,7 +39,7 @@ export async function runPlain(plan: PlainPlan, args: ExecutionArgs): Promise<Pl
     variables = coerced.coerced;
   }
   const context = args.contextValue as GraphqlContext;
-  const data: Record<string, unknown> = { ...plan.shape };
+  const data = plan.shape();
   try {
     const done = completeSelection(plan.fields, [undefined], [data], { context, variables });
     if (done) await done;
@@ -129,7 +129,7 @@ async function completeObjects(field: Extract<FieldPlan, { kind: 'object' }>, pa
       source.catch(() => undefined);
       throw new NotPlain();
     }
-    const target: Record<string, unknown> = { ...field.shape };
+    const target = field.shape();
     sources.push(source);
     children.push(target);
     return target;

@@ -13,6 +13,7 @@ import type {
 import type { Identity } from '../../domain/auth/identity.js';
 import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs, typeSystem } from './graphql-js.js';
+import { objectBuilder } from '../../domain/model/object-builders.js';
 import { perOperation, type OperationMemo } from './operation-memo.js';
 import type { Projection, SelectionInfo } from './selected-columns.js';
 
@@ -74,17 +75,17 @@ export type FieldPlan =
       /** Undefined for one object; whether the items may be null for a list. */
       readonly list: { readonly itemNonNull: boolean } | undefined;
       readonly selection: readonly FieldPlan[];
-      /** Every object the field answers starts as a copy of this: the selection's keys in its order. */
+      /** Every object the field answers starts as this builds it: the selection's keys in its order. */
       readonly shape: Shape;
     };
 
 /**
- * The response keys of a selection in the order they were asked, each undefined until filled: a
- * result object starts as a copy, so its keys come out in the selection's order (GraphQL
- * "Serialized Map Ordering", as graphql-js answers) whichever field completes first, and every
- * object of a selection has the same hidden class from the start.
+ * Builds a result object of a selection: its response keys in the order they were asked, each
+ * undefined until filled, so its keys come out in the selection's order (GraphQL "Serialized Map
+ * Ordering", as graphql-js answers) whichever field completes first, and every object of a
+ * selection has the same hidden class from the start (`objectBuilder`: a literal of the keys).
  */
-export type Shape = Readonly<Record<string, undefined>>;
+export type Shape = () => Record<string, unknown>;
 
 /** Why a document is not planned, or a plain execution stopped: the general executor then runs it, and answers as it always does. */
 export class NotPlain extends Error {}
@@ -181,10 +182,11 @@ function fieldPlan(def: GraphQLField<unknown, unknown>, node: FieldNode, key: st
   };
 }
 
+const NO_VALUES: readonly unknown[] = [];
+
 function shapeOf(fields: readonly FieldPlan[]): Shape {
-  const shape: Record<string, undefined> = {};
-  for (const field of fields) shape[field.key] = undefined;
-  return shape;
+  const build = objectBuilder(fields.map((field) => field.key));
+  return () => build(NO_VALUES);
 }
 
 function namesVariable(value: ValueNode): boolean {

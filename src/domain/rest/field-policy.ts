@@ -1,4 +1,5 @@
 import type { ModelDef, Row, Value } from '../model/types.js';
+import { compiledLiteral, storeKey } from '../model/object-builders.js';
 import { jsonTimestamp } from '../model/values.js';
 import type { FieldConfig } from './resource-config.js';
 
@@ -52,17 +53,42 @@ export function fieldPolicy(model: ModelDef, config?: FieldConfig): FieldPolicy 
  */
 export function presentRow(model: ModelDef, row: Row, policy: FieldPolicy, config?: FieldConfig, asJson = false): Record<string, Value> {
   const plan = presentationOf(model, policy, config);
-  const out: Record<string, Value> = {};
-  for (const [name, transform, timestamp] of plan.columns) {
-    const v = row[name] ?? null;
-    out[name] = transform ? transform(v, row) : asJson && timestamp && v instanceof Date ? jsonTimestamp(v) : v;
-  }
-  for (const [name, fn] of plan.computed) out[name] = fn(row);
-  return out;
+  const present = asJson ? (plan.asJson ??= presenter(plan, true)) : (plan.asValues ??= presenter(plan, false));
+  return present(row);
 }
 
+type Present = (row: Row) => Record<string, Value>;
 type Transform = NonNullable<FieldConfig['transform']>[string];
 type Computed = NonNullable<FieldConfig['computed']>[string];
+
+/** A timestamp as JSON writes it; anything else as it is. */
+const asJsonValue = (v: Value): Value => (v instanceof Date ? jsonTimestamp(v) : v);
+
+/**
+ * Presents rows as `plan` says: a compiled object literal of the readable columns and computed
+ * fields (`objectBuilder`'s way: its loads and stores see rows of one table only), or one key at a
+ * time where none can be compiled.
+ */
+function presenter(plan: Presentation, asJson: boolean): Present {
+  const transforms = plan.columns.map(([, transform]) => transform);
+  const computed = plan.computed.map(([, fn]) => fn);
+  const entries: [string, string][] = plan.columns.map(([name, transform, timestamp], i) => {
+    const read = `(r[${JSON.stringify(name)}] ?? null)`;
+    return [name, transform ? `(0, t[${i}])(${read}, r)` : asJson && timestamp ? `ts(${read})` : read];
+  });
+  plan.computed.forEach(([name], i) => entries.push([name, `(0, c[${i}])(r)`]));
+  const compiled = compiledLiteral<(r: Row, t: typeof transforms, c: typeof computed, ts: typeof asJsonValue) => Record<string, Value>>(['r', 't', 'c', 'ts'], entries);
+  if (compiled) return (row) => compiled(row, transforms, computed, asJsonValue);
+  return (row) => {
+    const out: Record<string, Value> = {};
+    for (const [name, transform, timestamp] of plan.columns) {
+      const v = row[name] ?? null;
+      storeKey(out, name, transform ? transform(v, row) : asJson && timestamp ? asJsonValue(v) : v);
+    }
+    for (const [name, fn] of plan.computed) storeKey(out, name, fn(row));
+    return out;
+  };
+}
 
 /** What presenting a row of one model under one policy and configuration does, worked out once. */
 interface Presentation {
@@ -70,6 +96,9 @@ interface Presentation {
   readonly config: FieldConfig | undefined;
   readonly columns: readonly (readonly [string, Transform | undefined, boolean])[];
   readonly computed: readonly (readonly [string, Computed])[];
+  /** Made on first use, for rows written as JSON and for rows handed to code. */
+  asJson?: Present;
+  asValues?: Present;
 }
 
 const presentations = new WeakMap<FieldPolicy, Presentation>();

@@ -14,9 +14,13 @@ function fakeKnex(fails: (text: string) => boolean = () => false) {
     return {
       id,
       connectionParameters: {},
-      // node-pg's callback form, answered asynchronously as a socket would.
-      query: (config: { text: string }, callback: (error: Error | null, result: { rows: unknown[] }) => void) =>
-        void setImmediate(() => (fails(config.text) ? callback(new Error(`refused: ${config.text}`), { rows: [] }) : callback(null, { rows: [{ id }] }))),
+      // node-pg's callback form, answered asynchronously as a socket would (array rows when asked).
+      query: (config: { text: string; rowMode?: 'array' }, callback: (error: Error | null, result: { rows: unknown[]; fields: { name: string }[] }) => void) =>
+        void setImmediate(() =>
+          fails(config.text)
+            ? callback(new Error(`refused: ${config.text}`), { rows: [], fields: [] })
+            : callback(null, { rows: [config.rowMode === 'array' ? [id] : { id }], fields: [{ name: 'id' }] }),
+        ),
     } as Record<string, unknown>;
   };
   const pool = {

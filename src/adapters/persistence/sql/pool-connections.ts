@@ -19,10 +19,17 @@ export interface PgQueryConfig {
   text: string;
   values?: readonly unknown[];
   query_timeout?: number;
+  /** `'array'`: each row as an array of its values in column order (the result's `fields` name them). */
+  rowMode?: 'array';
+}
+/** A statement's result: object rows, or arrays of values in the order of `fields` with `rowMode: 'array'`. */
+export interface PgResult {
+  rows: unknown[];
+  fields: readonly { readonly name: string }[];
 }
 export interface PgConnection {
   /** node-pg's callback form (see `pgRows`). */
-  query(config: PgQueryConfig, callback: (error: Error | null, result: { rows: DriverRow[] }) => void): void;
+  query(config: PgQueryConfig, callback: (error: Error | null, result: PgResult) => void): void;
   /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
   connectionParameters: { query_timeout?: number | false };
   /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
@@ -67,6 +74,6 @@ export function onePer<K extends object, T>(made: WeakMap<K, T>, key: K, make: (
  */
 export function pgRows(pg: PgConnection, config: PgQueryConfig): Promise<DriverRow[]> {
   return new Promise((resolve, reject) => {
-    pg.query(config, (error, result) => (error ? reject(error) : resolve(result.rows)));
+    pg.query(config, (error, result) => (error ? reject(error) : resolve(result.rows as DriverRow[])));
   });
 }

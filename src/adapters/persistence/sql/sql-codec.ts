@@ -1,6 +1,7 @@
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
+import { compiled, key, storeKey } from '../../../domain/model/object-builders.js';
 import { parseTimestampText } from '../../../domain/model/values.js';
 
 /** Converts a canonical domain value to what the driver stores. */
@@ -70,10 +71,45 @@ export function decodeRow(model: ModelDef, raw: Record<string, unknown>, columns
 }
 
 /**
- * Decodes, in place, a driver row that holds exactly `columns` (a statement that named them): the
- * driver's fresh object becomes the row, without a copy per row.
+ * Decodes, in place, rows that hold exactly `columns` (a statement that named them): the driver's
+ * fresh objects become the rows, without a copy per row. A value the decoding leaves as it is (most
+ * of them on PostgreSQL: text, integers, dates the driver parsed) is not stored again.
+ *
+ * The work is compiled per list of columns (`compiled`: a load, a decode and at most a store per
+ * column, each by its name), so each load and store sees rows of one shape; a loop over the columns
+ * by name is one site for every table, where V8 takes its slowest path (docs/performance.md,
+ * "Objects built by their shape"). The loop remains where code may not be compiled from strings.
  */
-export function decodeRowInPlace(raw: Record<string, unknown>, columns: readonly ColumnDef[]): Row {
-  for (const col of columns) raw[col.name] = decodeValue(col, raw[col.name]);
-  return raw as Row;
+export function decodeRowsInPlace(rows: readonly Record<string, unknown>[], columns: readonly ColumnDef[]): Row[] {
+  if (rows.length > 0) {
+    const decode = decoderOf(columns);
+    for (let i = 0; i < rows.length; i++) decode(rows[i] as Record<string, unknown>, columns, decodeValue);
+  }
+  return rows as Row[];
+}
+
+type RowDecoder = (row: Record<string, unknown>, columns: readonly ColumnDef[], decode: typeof decodeValue) => void;
+
+/** Compiled decoders by their columns' names and types (bounded: past the limit, the rest are compiled each time). */
+const decoders = new Map<string, RowDecoder>();
+const MAX_DECODERS = 2_000;
+
+function decoderOf(columns: readonly ColumnDef[]): RowDecoder {
+  let id = '';
+  for (const col of columns) id += `${col.name}\u0000${col.type}\u0000`;
+  let decoder = decoders.get(id);
+  if (!decoder) {
+    const body = columns.map((col, i) => `v = r[${key(col.name)}]; x = d(c[${i}], v); if (x !== v) r[${key(col.name)}] = x;`).join('\n');
+    decoder = (columns.some((col) => col.name === '__proto__') ? undefined : compiled<RowDecoder>(['r', 'c', 'd'], `let v, x;\n${body}`)) ?? decodeEachColumn;
+    if (decoders.size < MAX_DECODERS) decoders.set(id, decoder);
+  }
+  return decoder;
+}
+
+function decodeEachColumn(row: Record<string, unknown>, columns: readonly ColumnDef[], decode: typeof decodeValue): void {
+  for (const col of columns) {
+    const value = row[col.name];
+    const decoded = decode(col, value);
+    if (decoded !== value) storeKey(row, col.name, decoded);
+  }
 }

@@ -3,8 +3,9 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { keptConnections } from './pg-kept-connections.js';
 import { readDeadlines } from './pg-read-deadlines.js';
-import { discard, pgRows, type DriverRow, type PgConnection, type PoolClient } from './pool-connections.js';
+import { discard, pgRows, type DriverRow, type PgConnection, type PgResult, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
+import { RowShapes } from './pg-row-shapes.js';
 import { isPgMessage, PG_READ_TIMEOUT } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
@@ -43,6 +44,8 @@ interface PgStatement {
 /** How many distinct statement texts get a prepared-statement name (the rest run unnamed, so memory stays bounded). */
 const MAX_NAMED = 1_000;
 const pgStatements = new Map<string, PgStatement>();
+/** The statements' rows are read as arrays and made objects by their result's shape (see RowShapes). */
+const rowShapes = new RowShapes();
 
 function pgStatement(sql: string): PgStatement {
   let statement = pgStatements.get(sql);
@@ -137,16 +140,16 @@ export class SqlExecutor {
     const { text, name } = pgStatement(sql);
     const watch = deadline > 0 ? readDeadlines.watch(pg, deadline) : undefined;
     return new Promise<DriverRow[]>((resolve, reject) => {
-      const done = (error: Error | null, result?: { rows: DriverRow[] }): void => {
+      const done = (error: Error | null, result?: PgResult): void => {
         if (watch) readDeadlines.done(watch);
         // The error first: a read timeout destroys the connection, which is then not kept.
         const failure = error ? (watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error)) : undefined;
         settled?.();
         if (failure !== undefined) reject(failure);
-        else resolve((result as { rows: DriverRow[] }).rows);
+        else resolve(rowShapes.objects((result as PgResult).rows, (result as PgResult).fields));
       };
       try {
-        pg.query({ name, text, values }, done);
+        pg.query({ name, text, values, rowMode: 'array' }, done);
       } catch (error) {
         done(error as Error);
       }

@@ -8,7 +8,7 @@ import type { Condition, FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
-import { decodeRow, decodeRowInPlace, encodeRow, encodeValue } from './sql-codec.js';
+import { decodeRow, decodeRowsInPlace, encodeRow, encodeValue } from './sql-codec.js';
 import { SqlExecutor, type StatementLimits } from './sql-executor.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
@@ -147,9 +147,7 @@ export class SqlRecordStore extends BaseRecordStore {
       } else {
         sql = `select ${selected} from ${quote(model.table)}${where}${order}${this.page(query, bindings)}`;
       }
-      const raw = await this.sql.query(sql, bindings);
-      for (const r of raw) decodeRowInPlace(r, columns);
-      return raw as Row[];
+      return decodeRowsInPlace(await this.sql.query(sql, bindings), columns);
     } catch (error) {
       throw this.translated(error, model.table, 'read');
     }

@@ -1,0 +1,40 @@
+import { objectBuilder, type ObjectBuilder } from '../../../domain/model/object-builders.js';
+import type { DriverRow } from './pool-connections.js';
+
+/** A column of a PostgreSQL result as node-pg describes it. */
+export interface PgField {
+  readonly name: string;
+}
+
+/**
+ * Statement results as object rows, from node-pg's array rows (`rowMode: 'array'`), each object
+ * built by its result shape's own builder (`objectBuilder`: a compiled literal of the columns).
+ * node-pg's own object rows copy a template object and store each column by name, at two call
+ * sites that serve every shape of result the process sees (its tables, its migrations): past a
+ * few shapes V8 takes its slowest path there for every row and column.
+ */
+export class RowShapes {
+  private readonly builders = new Map<string, ObjectBuilder>();
+
+  /** At most `maxShapes` builders are kept (a process with more builds the rest each time). */
+  constructor(private readonly maxShapes = 2_000) {}
+
+  /** `rows` (arrays in the order of `fields`) made objects keyed by the fields' names, in place. */
+  objects(rows: unknown[], fields: readonly PgField[]): DriverRow[] {
+    if (rows.length === 0) return rows as DriverRow[];
+    const build = this.builderOf(fields);
+    for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as unknown[]);
+    return rows as DriverRow[];
+  }
+
+  private builderOf(fields: readonly PgField[]): ObjectBuilder {
+    let key = '';
+    for (const field of fields) key += `${field.name}\u0000`;
+    let build = this.builders.get(key);
+    if (!build) {
+      build = objectBuilder(fields.map((field) => field.name));
+      if (this.builders.size < this.maxShapes) this.builders.set(key, build);
+    }
+    return build;
+  }
+}
