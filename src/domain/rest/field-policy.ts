@@ -1,5 +1,5 @@
 import type { ModelDef, Row, Value } from '../model/types.js';
-import { compiledLiteral, storeKey } from '../model/object-builders.js';
+import { compiledLiteral, key, storeKey } from '../model/object-builders.js';
 import { jsonTimestamp } from '../model/values.js';
 import type { FieldConfig } from './resource-config.js';
 
@@ -73,7 +73,7 @@ function presenter(plan: Presentation, asJson: boolean): Present {
   const transforms = plan.columns.map(([, transform]) => transform);
   const computed = plan.computed.map(([, fn]) => fn);
   const entries: [string, string][] = plan.columns.map(([name, transform, timestamp], i) => {
-    const read = `(r[${JSON.stringify(name)}] ?? null)`;
+    const read = `(r[${key(name)}] ?? null)`;
     return [name, transform ? `(0, t[${i}])(${read}, r)` : asJson && timestamp ? `ts(${read})` : read];
   });
   plan.computed.forEach(([name], i) => entries.push([name, `(0, c[${i}])(r)`]));
