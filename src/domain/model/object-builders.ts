@@ -23,9 +23,9 @@ let codeFromStrings = true;
  * A function of `params` returning the object literal of `entries` (each a key and the JavaScript
  * expression of its value, over the params), or undefined where none can be compiled.
  */
-export function compiledLiteral<F>(params: readonly string[], entries: readonly (readonly [key: string, expression: string])[]): F | undefined {
-  if (entries.some(([key]) => key === '__proto__')) return undefined;
-  return compiled<F>(params, `return { ${entries.map(([key, expression]) => `${JSON.stringify(key)}: ${expression}`).join(', ')} };`);
+export function compiledLiteral<F>(params: readonly string[], entries: readonly (readonly [name: string, expression: string])[]): F | undefined {
+  if (entries.some(([name]) => name === '__proto__')) return undefined;
+  return compiled<F>(params, `return { ${entries.map(([name, expression]) => `${key(name)}: ${expression}`).join(', ')} };`);
 }
 
 /**
@@ -36,8 +36,10 @@ export function compiled<F>(params: readonly string[], body: string): F | undefi
   if (!codeFromStrings) return undefined;
   try {
     return new Function(...params, body) as F;
-  } catch {
-    // EvalError: the process was started without code generation from strings.
+  } catch (error) {
+    // Any other error (a template that does not compile) is a bug, and is not hidden as a refusal.
+    if (!(error instanceof EvalError)) throw error;
+    // The process was started without code generation from strings.
     codeFromStrings = false;
     return undefined;
   }
@@ -54,7 +56,7 @@ export const key = (name: string): string => JSON.stringify(name);
  * row([1, 'Hello']); // { id: 1, title: 'Hello' }
  */
 export function objectBuilder(keys: readonly string[]): ObjectBuilder {
-  return compiledLiteral<ObjectBuilder>(['v'], keys.map((key, i) => [key, `v[${i}]`])) ?? storingBuilder(keys);
+  return compiledLiteral<ObjectBuilder>(['v'], keys.map((name, i) => [name, `v[${i}]`])) ?? storingBuilder(keys);
 }
 
 /** `object[key] = value`, with a key `__proto__` made an own property instead of setting the prototype. */

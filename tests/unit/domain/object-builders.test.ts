@@ -62,4 +62,18 @@ describe('objectBuilder', () => {
     // Refused once, then not tried again.
     expect(compiles).toBe(1);
   });
+
+  it('reports a compile error that is not a refusal, and keeps compiling afterwards', async () => {
+    const RealFunction = Function;
+    let calls = 0;
+    vi.stubGlobal('Function', function broken(...args: string[]) {
+      calls++;
+      if (calls === 1) throw new SyntaxError('Unexpected token');
+      return new RealFunction(...args);
+    });
+    const { objectBuilder: fresh } = await import('../../../src/domain/model/object-builders.js');
+    expect(() => fresh(['a'])).toThrow(SyntaxError);
+    expect(fresh(['a', 'b'])([1, 2])).toEqual({ a: 1, b: 2 });
+    expect(calls).toBe(2);
+  });
 });
