@@ -634,7 +634,7 @@ interface LoginResult {
   readonly argon2: string;
   /** ROUNDS rounds, raw and Portico alternating on one warm server (a raw window between two rounds serves both). */
   readonly rounds: readonly LoginRound[];
-  /** The median round's Portico measurement (with the early window of the first). */
+  /** The Portico measurement of the round nearest the median (with the early window of the first). */
   readonly portico: HotMeasurement;
   /** The median of the rounds' ratios. */
   readonly ratio: number;
@@ -648,7 +648,8 @@ function loginResult(raws: readonly VerifyRate[], porticos: readonly HotMeasurem
     return { rawBefore, portico, rawAfter, ratio: portico.requestsPerSecond / ((rawBefore.perSecond + rawAfter.perSecond) / 2) };
   });
   const ratio = median(rounds.map((r) => r.ratio));
-  const middle = rounds.find((r) => r.ratio === ratio) ?? rounds[0];
+  // The round nearest the median (with an even number of rounds, the median falls between two).
+  const middle = rounds.reduce<LoginRound | undefined>((best, r) => (!best || Math.abs(r.ratio - ratio) < Math.abs(best.ratio - ratio) ? r : best), undefined);
   const first = rounds[0]?.portico;
   const portico = { ...(middle as LoginRound).portico, ...(first?.earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond: first.earlyRequestsPerSecond } : {}) };
   return { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, rounds, portico, ratio };
