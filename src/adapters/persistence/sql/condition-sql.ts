@@ -3,6 +3,7 @@ import { columnOf } from '../../../domain/model/model-registry.js';
 import type { ModelDef, Value } from '../../../domain/model/types.js';
 import type { Condition, OrderTerm } from '../../../domain/query/condition.js';
 import { encodeValue } from './sql-codec.js';
+import { cappedMemo } from './capped-memo.js';
 
 /** A SQL fragment with `?` placeholders and its bindings. */
 export interface SqlFragment {
@@ -16,13 +17,10 @@ const MAX_QUOTED = 10_000;
 
 /** Quotes an identifier (names are validated by the registry, quoting is belt and braces). */
 export function quote(name: string): string {
-  let q = quoted.get(name);
-  if (q === undefined) {
-    q = `"${name.replace(/"/g, '""')}"`;
-    if (quoted.size < MAX_QUOTED) quoted.set(name, q);
-  }
-  return q;
+  return cappedMemo(quoted, MAX_QUOTED, name, name, quoteName);
 }
+
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 const COMPARE = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 

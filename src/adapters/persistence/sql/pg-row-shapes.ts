@@ -1,4 +1,5 @@
 import { objectBuilder, type ObjectBuilder } from '../../../domain/model/object-builders.js';
+import { cappedMemo } from './capped-memo.js';
 import type { DriverRow } from './pool-connections.js';
 
 /** A column of a PostgreSQL result as node-pg describes it. */
@@ -30,11 +31,8 @@ export class RowShapes {
   private builderOf(fields: readonly PgField[]): ObjectBuilder {
     let key = '';
     for (const field of fields) key += `${field.name}\u0000`;
-    let build = this.builders.get(key);
-    if (!build) {
-      build = objectBuilder(fields.map((field) => field.name));
-      if (this.builders.size < this.maxShapes) this.builders.set(key, build);
-    }
-    return build;
+    return cappedMemo(this.builders, this.maxShapes, key, fields, builderFor);
   }
 }
+
+const builderFor = (fields: readonly PgField[]): ObjectBuilder => objectBuilder(fields.map((field) => field.name));

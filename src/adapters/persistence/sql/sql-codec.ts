@@ -3,6 +3,7 @@ import type { Dialect } from '../../../domain/model/migration.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
 import { compiled, key, storeKey } from '../../../domain/model/object-builders.js';
 import { parseTimestampText } from '../../../domain/model/values.js';
+import { cappedMemo } from './capped-memo.js';
 
 /** Converts a canonical domain value to what the driver stores. */
 export function encodeValue(col: ColumnDef, v: Value, dialect: Dialect): unknown {
@@ -97,13 +98,12 @@ const MAX_DECODERS = 2_000;
 function decoderOf(columns: readonly ColumnDef[]): RowDecoder {
   let id = '';
   for (const col of columns) id += `${col.name}\u0000${col.type}\u0000`;
-  let decoder = decoders.get(id);
-  if (!decoder) {
-    const body = columns.map((col, i) => `v = r[${key(col.name)}]; x = d(c[${i}], v); if (x !== v) r[${key(col.name)}] = x;`).join('\n');
-    decoder = (columns.some((col) => col.name === '__proto__') ? undefined : compiled<RowDecoder>(['r', 'c', 'd'], `let v, x;\n${body}`)) ?? decodeEachColumn;
-    if (decoders.size < MAX_DECODERS) decoders.set(id, decoder);
-  }
-  return decoder;
+  return cappedMemo(decoders, MAX_DECODERS, id, columns, compiledDecoder);
+}
+
+function compiledDecoder(columns: readonly ColumnDef[]): RowDecoder {
+  const body = columns.map((col, i) => `v = r[${key(col.name)}]; x = d(c[${i}], v); if (x !== v) r[${key(col.name)}] = x;`).join('\n');
+  return (columns.some((col) => col.name === '__proto__') ? undefined : compiled<RowDecoder>(['r', 'c', 'd'], `let v, x;\n${body}`)) ?? decodeEachColumn;
 }
 
 function decodeEachColumn(row: Record<string, unknown>, columns: readonly ColumnDef[], decode: typeof decodeValue): void {
