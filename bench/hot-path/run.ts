@@ -4,8 +4,9 @@
  * request hot path close to a hand-written server").
  *
  * Order: SQLite (the cold start first, on a quiet machine, then its HTTP scenarios), then
- * PostgreSQL, bulk and login. Each HTTP scenario runs BENCH_ROUNDS rounds on fresh servers, the
- * sides' order alternating, and reports the medians and each round's ratio.
+ * PostgreSQL, bulk and login. Each HTTP scenario runs BENCH_ROUNDS rounds on fresh servers, each
+ * round bracketing one side's window between two of the other (the bracketing side alternating),
+ * and reports the median round and each round's ratio.
  *
  * 1. PostgreSQL: a fresh schema, migrated and seeded by the Portico reference app, plus 10,000
  *    posts and 50,000 comments (raw multi-row inserts); alice logs in for a bearer token. For each
@@ -37,14 +38,20 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { verify } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { startChildServer, type ChildServer } from '../child-server.js';
 import type { Measurement } from '../measure.js';
 import type { RunInfo } from '../report.js';
+import { withArgon2Allocator } from '../../src/adapters/crypto/argon2-password-hasher.js';
+
+// The raw verify loop loads @node-rs/argon2 with the allocator setting Portico loads it with
+// (ARGON2_PURGE_DELAY_MS): the baseline is the strongest way to run the same hash.
+const { verify } = withArgon2Allocator(() => createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -408,80 +415,118 @@ interface HttpResult {
   readonly database: 'postgresql' | 'sqlite';
   readonly method: string;
   readonly path: string;
+  /** The median round's raw side (its rate the mean of its two windows when it bracketed Portico). */
   readonly raw: HotMeasurement;
+  /** The median round's Portico side (likewise). */
   readonly portico: HotMeasurement;
-  /** Median Portico req/s ÷ median raw req/s over the rounds. */
+  /** The median of the rounds' ratios. */
   readonly ratio: number;
-  /** Each round's Portico req/s ÷ that round's raw req/s. */
+  /** Each round's Portico req/s ÷ raw req/s, the bracketing side's rate the mean of its two windows. */
   readonly roundRatios: readonly number[];
+  /** Median Portico req/s ÷ median raw req/s over every window (the method before the 28th). */
+  readonly ratioOfMedians: number;
   /** Median early-window Portico req/s ÷ median early-window raw req/s (NaN when not measured). */
   readonly earlyRatio: number;
-  /** Median over the rounds of each side's server CPU µs per request (NaN without /proc). */
+  /** Median over the windows of each side's server CPU µs per request (NaN without /proc). */
   readonly rawCpuMicros: number;
   readonly porticoCpuMicros: number;
 }
 
-async function sideOf(label: string, server: ChildServer, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown }> {
+/** One side checked, warmed and measured once, then measured again by `again` while its server still runs. */
+async function sideOf(label: string, server: ChildServer, scenario: Scenario, token: string): Promise<{ measurement: HotMeasurement; body: unknown; again: () => Promise<HotMeasurement> }> {
   const url = `${server.url}${scenario.path}`;
   const shape = shapeOf(scenario, token);
+  const cpu = () => server.cpuMicros();
   const body = await checkOnce(label, url, scenario, shape);
   await checkRefused(label, url, scenario, shape);
-  const measurement = await measureLoad(label, url, shape, CONNECTIONS, () => server.cpuMicros());
+  const measurement = await measureLoad(label, url, shape, CONNECTIONS, cpu);
   await checkOnce(`${label} (after the load)`, url, scenario, shape);
-  return { measurement, body };
+  const again = async () => {
+    process.stderr.write(`  ${label}, second window …\n`);
+    const window = await measureWindow(label, url, shape, CONNECTIONS, cpu);
+    await checkOnce(`${label} (after the second window)`, url, scenario, shape);
+    return window;
+  };
+  return { measurement, body, again };
 }
 
-/** The measurement of median throughput among rounds (its latencies with it). */
-function medianRound(rounds: readonly HotMeasurement[]): HotMeasurement {
-  const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return sorted[Math.floor((sorted.length - 1) / 2)] as HotMeasurement;
+/** Two windows of one side as one: the mean rate and CPU, the latencies of the first (with its early rate). */
+function meanOf(first: HotMeasurement, second: HotMeasurement): HotMeasurement {
+  const cpu = first.cpuMicrosPerRequest !== undefined && second.cpuMicrosPerRequest !== undefined ? { cpuMicrosPerRequest: (first.cpuMicrosPerRequest + second.cpuMicrosPerRequest) / 2 } : {};
+  return { ...first, ...cpu, requestsPerSecond: (first.requestsPerSecond + second.requestsPerSecond) / 2, requests: first.requests + second.requests };
+}
+
+interface HttpRound {
+  readonly raw: HotMeasurement;
+  readonly portico: HotMeasurement;
+  readonly ratio: number;
+  /** Every measured window of each side (two for the bracketing side). */
+  readonly rawWindows: readonly HotMeasurement[];
+  readonly porticoWindows: readonly HotMeasurement[];
 }
 
 /**
- * Each scenario ROUNDS times, each round on freshly started servers, the order of the two sides
- * alternating (raw first in odd rounds, Portico first in even ones), so a drift of the machine
- * weighs on both. The ratio is the median Portico rate over the median raw rate.
+ * Each scenario ROUNDS times, each round on freshly started servers. A round brackets one side's
+ * window between two windows of the other, the bracketing side alternating (raw in odd rounds,
+ * Portico in even ones): first side warmed and measured, second side warmed and measured, first
+ * side measured again. The round's ratio sets the bracketed side's rate against the mean of the
+ * two around it, so a drift of the machine during the round (on this 2-core VM the rates move by
+ * up to 20 % within seconds) weighs on both sides alike. The reported ratio is the median round's.
  */
 async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string, rawDb: string, seeded: Seeded, scenarios: readonly Scenario[]): Promise<HttpResult[]> {
   const results: HttpResult[] = [];
   for (const scenario of scenarios) {
     const comparable = scenario.comparable ?? ((body: unknown) => body);
-    const raws: HotMeasurement[] = [];
-    const porticos: HotMeasurement[] = [];
+    const rounds: HttpRound[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       process.stderr.write(`${database}: ${scenario.name} (round ${round} of ${ROUNDS})\n`);
-      const rawSide = () => withServer(rawServer, rawDb, (s) => sideOf(`raw ${scenario.name}`, s, scenario, seeded.token));
-      const porticoSide = () => withServer(PORTICO_SERVER, seeded.db, (s) => sideOf(`portico ${scenario.name}`, s, scenario, seeded.token), PORTICO_ENV);
-      let raw: Awaited<ReturnType<typeof rawSide>>;
-      let portico: Awaited<ReturnType<typeof porticoSide>>;
-      if (round % 2 === 1) {
-        raw = await rawSide();
-        portico = await porticoSide();
-      } else {
-        portico = await porticoSide();
-        raw = await rawSide();
-      }
-      if (round === 1) compare(`${database} ${scenario.name}`, comparable(raw.body), comparable(portico.body));
-      raws.push(raw.measurement);
-      porticos.push(portico.measurement);
+      const rawFirst = round % 2 === 1;
+      const serve = <T>(side: 'raw' | 'portico', use: (server: ChildServer) => Promise<T>): Promise<T> =>
+        side === 'raw' ? withServer(rawServer, rawDb, use) : withServer(PORTICO_SERVER, seeded.db, use, PORTICO_ENV);
+      const measureSide = (side: 'raw' | 'portico', server: ChildServer) => sideOf(`${side} ${scenario.name}`, server, scenario, seeded.token);
+      const [outer, inner]: ['raw' | 'portico', 'raw' | 'portico'] = rawFirst ? ['raw', 'portico'] : ['portico', 'raw'];
+      const sides = await serve(outer, async (outerServer) => {
+        const first = await measureSide(outer, outerServer);
+        const middle = await serve(inner, (innerServer) => measureSide(inner, innerServer));
+        const last = await first.again();
+        return { first, middle, last };
+      });
+      const bracketing = [sides.first.measurement, sides.last];
+      const bracketed = [sides.middle.measurement];
+      const [rawWindows, porticoWindows] = rawFirst ? [bracketing, bracketed] : [bracketed, bracketing];
+      const [rawBody, porticoBody] = rawFirst ? [sides.first.body, sides.middle.body] : [sides.middle.body, sides.first.body];
+      if (round === 1) compare(`${database} ${scenario.name}`, comparable(rawBody), comparable(porticoBody));
+      const raw = rawWindows.reduce(meanOf);
+      const portico = porticoWindows.reduce(meanOf);
+      rounds.push({ raw, portico, ratio: portico.requestsPerSecond / raw.requestsPerSecond, rawWindows, porticoWindows });
     }
-    const raw = medianRound(raws);
-    const portico = medianRound(porticos);
+    const ratio = median(rounds.map((r) => r.ratio));
+    const middle = nearest(rounds, ratio);
+    const rawAll = rounds.flatMap((r) => r.rawWindows);
+    const porticoAll = rounds.flatMap((r) => r.porticoWindows);
     results.push({
       name: scenario.name,
       database,
       method: scenario.method,
       path: scenario.path,
-      raw,
-      portico,
-      ratio: portico.requestsPerSecond / raw.requestsPerSecond,
-      roundRatios: porticos.map((p, i) => p.requestsPerSecond / (raws[i]?.requestsPerSecond ?? NaN)),
-      earlyRatio: median(porticos.map((m) => m.earlyRequestsPerSecond ?? NaN)) / median(raws.map((m) => m.earlyRequestsPerSecond ?? NaN)),
-      rawCpuMicros: median(raws.map((m) => m.cpuMicrosPerRequest ?? NaN)),
-      porticoCpuMicros: median(porticos.map((m) => m.cpuMicrosPerRequest ?? NaN)),
+      raw: middle.raw,
+      portico: middle.portico,
+      ratio,
+      roundRatios: rounds.map((r) => r.ratio),
+      ratioOfMedians: median(porticoAll.map((m) => m.requestsPerSecond)) / median(rawAll.map((m) => m.requestsPerSecond)),
+      earlyRatio: median(porticoAll.map((m) => m.earlyRequestsPerSecond ?? NaN).filter((v) => !Number.isNaN(v))) / median(rawAll.map((m) => m.earlyRequestsPerSecond ?? NaN).filter((v) => !Number.isNaN(v))),
+      rawCpuMicros: median(rawAll.map((m) => m.cpuMicrosPerRequest ?? NaN)),
+      porticoCpuMicros: median(porticoAll.map((m) => m.cpuMicrosPerRequest ?? NaN)),
     });
   }
   return results;
+}
+
+/** The round whose ratio is nearest `ratio` (with an even number of rounds, the median falls between two). */
+function nearest<R extends { readonly ratio: number }>(rounds: readonly R[], ratio: number): R {
+  const found = rounds.reduce<R | undefined>((best, r) => (!best || Math.abs(r.ratio - ratio) < Math.abs(best.ratio - ratio) ? r : best), undefined);
+  if (!found) throw new Error('no rounds');
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -648,10 +693,8 @@ function loginResult(raws: readonly VerifyRate[], porticos: readonly HotMeasurem
     return { rawBefore, portico, rawAfter, ratio: portico.requestsPerSecond / ((rawBefore.perSecond + rawAfter.perSecond) / 2) };
   });
   const ratio = median(rounds.map((r) => r.ratio));
-  // The round nearest the median (with an even number of rounds, the median falls between two).
-  const middle = rounds.reduce<LoginRound | undefined>((best, r) => (!best || Math.abs(r.ratio - ratio) < Math.abs(best.ratio - ratio) ? r : best), undefined);
   const first = rounds[0]?.portico;
-  const portico = { ...(middle as LoginRound).portico, ...(first?.earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond: first.earlyRequestsPerSecond } : {}) };
+  const portico = { ...nearest(rounds, ratio).portico, ...(first?.earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond: first.earlyRequestsPerSecond } : {}) };
   return { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, rounds, portico, ratio };
 }
 
@@ -790,8 +833,8 @@ function sections(report: Report): [string, string[], string[][]][] {
   const out: [string, string[], string[][]][] = [];
   if (report.http.length > 0) {
     out.push([
-      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured, each side alone; ${report.info.rounds} rounds on fresh servers, sides alternating; medians (req/s, and the latencies of that round); CPU µs/req is the server process's CPU time per request over the measured window (median of the rounds), and CPU raw/Portico their ratio; early is the ratio of the median rates in seconds ${EARLY_SKIP_SECONDS}-${EARLY_SKIP_SECONDS + report.info.durationSeconds} of the warm-up (both servers still compiling)`,
-      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round', 'Raw CPU µs/req', 'Portico CPU µs/req', 'CPU raw/Portico', 'early Portico/raw'],
+      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured per window, each side alone; ${report.info.rounds} rounds on fresh servers, each bracketing one side's window between two of the other (raw brackets in odd rounds, Portico in even ones); a round's Portico/raw sets the bracketed rate against the mean of the two around it, and the result is the median round's (its req/s and latencies shown); median of all windows is the median Portico rate over the median raw rate (the method before the 28th); CPU µs/req is the server process's CPU time per request over a window (median of the windows), and CPU raw/Portico their ratio; early is the ratio of the median rates in seconds ${EARLY_SKIP_SECONDS}-${EARLY_SKIP_SECONDS + report.info.durationSeconds} of the warm-up (both servers still compiling)`,
+      ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round', 'median of all windows', 'Raw CPU µs/req', 'Portico CPU µs/req', 'CPU raw/Portico', 'early Portico/raw'],
       report.http.map((r) => [
         r.name,
         r.database === 'postgresql' ? 'pg' : 'sqlite',
@@ -803,6 +846,7 @@ function sections(report: Report): [string, string[], string[][]][] {
         f0(r.portico.latencyP99Ms),
         f2(r.ratio),
         r.roundRatios.map(f2).join(' '),
+        f2(r.ratioOfMedians),
         orDash(f0, r.rawCpuMicros),
         orDash(f0, r.porticoCpuMicros),
         orDash(f2, r.rawCpuMicros / r.porticoCpuMicros),
