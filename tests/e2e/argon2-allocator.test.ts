@@ -21,7 +21,7 @@ function purgeDelayOfPackage(env: Record<string, string>): { delay: string | und
   return { delay: /option 'purge_delay': (-?\d+)/.exec(run.stderr)?.[1], envAfter: /env after: (.*)/.exec(run.stdout)?.[1] ?? '' };
 }
 
-describe('the argon2 addon is loaded with a purge delay of a second (docs/performance.md, "The hash\'s memory")', () => {
+describe('the argon2 addon is loaded with a purge delay of a second (docs/decisions.md, "The hash\'s memory")', () => {
   it('runs with 1000 ms, and leaves the environment as it found it', () => {
     expect(purgeDelayOfPackage({})).toEqual({ delay: '1000', envAfter: 'undefined' });
   });

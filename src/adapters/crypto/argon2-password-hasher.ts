@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../../ports/password-hasher.js';
  * How long the allocator @node-rs/argon2 is built with (mimalloc) keeps memory a hash freed
  * before it hands it back to the OS, in ms. Its default, 10 ms, is shorter than the gap between
  * two logins on one hashing thread under load, so every verify faulted its 19 MiB back in and
- * cost 34.6 ms of CPU instead of 20.5 ms (docs/performance.md, "The hash's memory"). A second
+ * cost 34.6 ms of CPU instead of 20.7 ms (docs/decisions.md, "The hash's memory"). A second
  * covers any login rate worth keeping the memory for. The cost: a server that has been serving
  * logins holds about 19 MiB per hashing thread (libuv's pool, 4 by default) until its next hash.
  */
