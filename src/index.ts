@@ -14,7 +14,7 @@ export { DomainError, ConstraintViolation, DatabaseUnavailable, type FieldError,
 export { ERROR_CODES, type ErrorCode } from './domain/errors/codes.js';
 export type { Condition, FindQuery, OrderTerm, Operator } from './domain/query/condition.js';
 export { where } from './domain/query/condition.js';
-export type { RecordStore, ReadOptions } from './ports/record-store.js';
+export type { RecordStore, ReadOptions, Write } from './ports/record-store.js';
 export type { EventBus, SignalEvent, SignalName, SignalHandler } from './ports/event-bus.js';
 export type { Clock } from './ports/clock.js';
 export type { RandomSource } from './ports/random-source.js';

@@ -9,6 +9,11 @@ export interface ReadOptions {
   readonly columns?: readonly string[];
 }
 
+/** One write of `RecordStore.writeTogether`: a row to insert, or changes to the live row `id`. */
+export type Write =
+  | { readonly insert: string; readonly row: Row }
+  | { readonly update: string; readonly id: Value; readonly changes: Row };
+
 /**
  * Persistence of model rows by table name. Every adapter (in-memory, SQLite, PostgreSQL)
  * passes the same contract suite (tests/contract/record-store.contract.ts).
@@ -28,6 +33,14 @@ export interface RecordStore {
   insert(table: string, row: Row): Promise<Row>;
   /** Inserts several rows in order and returns them as stored; all or nothing. */
   insertMany(table: string, rows: readonly Row[]): Promise<Row[]>;
+  /**
+   * Makes `writes` as one atomic step, in order, and returns each one's row as stored (null for
+   * an update that found no live row; the other writes still stand). Every write is checked
+   * before any is made. On PostgreSQL the statements go in one round trip and commit together
+   * when no in-transaction handler listens to their tables' save signals; elsewhere they run in
+   * a transaction.
+   */
+  writeTogether(writes: readonly Write[]): Promise<(Row | null)[]>;
   /** Changes columns of the live row `id`; returns the stored row, or null when there is no such live row. */
   update(table: string, id: Value, changes: Row): Promise<Row | null>;
   /**

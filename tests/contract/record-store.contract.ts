@@ -605,6 +605,108 @@ export function recordStoreContract(backend: Backend): void {
     });
   });
 
+  describe('RS-together', () => {
+    it('RS-together-1 makes an update and inserts together and returns each row as stored (null for no live row)', async () => {
+      const w = await writer('Ada');
+      for (const round of [1, 2]) {
+        const [updated, article, missing, label] = await store.writeTogether([
+          { update: 'writer', id: w.id, changes: { bio: `round ${round}` } },
+          { insert: 'article', row: { title: `T${round}`, writer_id: w.id } },
+          { update: 'writer', id: 999_999, changes: { bio: 'nobody' } },
+          { insert: 'label', row: { id: `l${round}`, text: 'L' } },
+        ]);
+        expect(updated).toMatchObject({ id: w.id, name: 'Ada', bio: `round ${round}` });
+        expect(article).toMatchObject({ title: `T${round}`, writer_id: w.id, score: 0, published: false, created_at: t.clock.now() });
+        expect(missing).toBeNull();
+        expect(label).toEqual({ id: `l${round}`, text: 'L' });
+        expect(await store.getById('article', (article as TestRow).id)).toEqual(article);
+      }
+      expect((await store.getById('writer', w.id))?.bio).toBe('round 2');
+      expect(await store.writeTogether([])).toEqual([]);
+    });
+
+    it('RS-together-2 is all or nothing: a refused write leaves none made, and names its column', async () => {
+      const w = await writer('Ada', { email: 'taken@x.io' });
+      await expectViolation(
+        store.writeTogether([
+          { update: 'writer', id: w.id, changes: { bio: 'changed' } },
+          { insert: 'writer', row: { name: 'Bob', email: 'taken@x.io' } },
+        ]),
+        'unique',
+        'email',
+      );
+      await expectViolation(
+        store.writeTogether([
+          { insert: 'article', row: { title: 'orphan', writer_id: 424_242 } },
+          { update: 'writer', id: w.id, changes: { bio: 'changed' } },
+        ]),
+        'foreign_key',
+      );
+      expect((await store.getById('writer', w.id))?.bio).toBeNull();
+      expect(await store.count('writer')).toBe(1);
+      expect(await store.count('article')).toBe(0);
+      // The connection that carried the refused writes serves again.
+      expect((await store.writeTogether([{ update: 'writer', id: w.id, changes: { bio: 'after' } }, { insert: 'label', row: { id: 'x', text: 'X' } }]))[0]?.bio).toBe('after');
+    });
+
+    it('RS-together-3 checks every write before making any', async () => {
+      const w = await writer('Ada');
+      await expect(
+        store.writeTogether([
+          { update: 'writer', id: w.id, changes: { bio: 'changed' } },
+          { insert: 'article', row: { title: 'T', writer_id: w.id, nope: 1 } },
+        ]),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.writeTogether([{ insert: 'no_such_table', row: {} }, { update: 'writer', id: w.id, changes: {} }])).rejects.toBeInstanceOf(DomainError);
+      expect((await store.getById('writer', w.id))?.bio).toBeNull();
+    });
+
+    it('RS-together-4 fires each write\'s save signals; committed handlers hear them after the commit', async () => {
+      const w = await writer('Ada');
+      const committed: string[] = [];
+      t.events.onCommitted('post_save', '*', (e) => void committed.push(`${e.table}:${String(e.created)}`));
+      await store.writeTogether([
+        { update: 'writer', id: w.id, changes: { bio: 'b' } },
+        { insert: 'label', row: { id: 'c', text: 'C' } },
+      ]);
+      expect(committed).toEqual(['writer:false', 'label:true']);
+      // An in-transaction handler hears pre_save and post_save, and its throw undoes both writes.
+      const heard: string[] = [];
+      t.events.on('pre_save', 'label', (e) => void heard.push(`pre:${String(e.row.id)}`));
+      t.events.on('post_save', 'label', () => {
+        throw new Error('vetoed');
+      });
+      await expect(
+        store.writeTogether([
+          { update: 'writer', id: w.id, changes: { bio: 'vetoed' } },
+          { insert: 'label', row: { id: 'd', text: 'D' } },
+        ]),
+      ).rejects.toThrow('vetoed');
+      expect(heard).toEqual(['pre:d']);
+      expect((await store.getById('writer', w.id))?.bio).toBe('b');
+      expect(await store.getById('label', 'd')).toBeNull();
+    });
+
+    // PostgreSQL only: elsewhere the writes run in a transaction (BEGIN and COMMIT on SQLite).
+    const pgOnly = (name: string, fn: () => Promise<void>): void => void (backend === 'postgresql' && it(name, fn));
+    pgOnly('RS-together-5 on PostgreSQL the writes are one transaction (one xmin), without BEGIN or COMMIT', async () => {
+      const knex = t.db.sql?.knex;
+      if (!knex) throw new Error('SQL backend expected');
+      const w = await writer('Ada');
+      const sent: string[] = [];
+      const listen = (q: { sql: string }): void => void sent.push(q.sql.split(' ')[0] as string);
+      knex.on('query', listen);
+      const [, label] = await store.writeTogether([
+        { update: 'writer', id: w.id, changes: { bio: 'b' } },
+        { insert: 'label', row: { id: 'one', text: 'One' } },
+      ]);
+      knex.off('query', listen);
+      expect(sent).toEqual(['update', 'insert']);
+      const xmin = async (table: string, id: unknown): Promise<string> => ((await knex.raw(`select xmin::text as x from "${table}" where id = ?`, [id as string | number])) as { rows: { x: string }[] }).rows[0]?.x as string;
+      expect(await xmin('writer', w.id)).toBe(await xmin('label', label?.id));
+    });
+  });
+
   describe('RS-signals', () => {
     const record = () => {
       const seen: SignalEvent[] = [];

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseUnavailable } from '../../src/domain/errors/domain-error.js';
+import type { Row } from '../../src/domain/model/types.js';
 import { freshPgSchema, PG_URL, postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -98,5 +100,30 @@ describe.skipIf(!pg)('a silent partition from PostgreSQL ends fast and recovers'
     for (const name of acknowledged) expect(names).toContain(name);
     process.off('warning', onWarning);
     expect(queuedBehind).toEqual([]);
+  });
+
+  it('a pipelined write (a login\'s stamp and token) cut off answers unavailable within the read deadline, made whole or not at all', { timeout: 30_000 }, async () => {
+    const store = ref.app.store;
+    const [first] = await store.find('author', { limit: 1 });
+    const id = first?.id ?? null;
+    // Open connections wait in the pool: the pipeline goes out on one of them.
+    await Promise.all(Array.from({ length: 4 }, () => timed('/api/author/')));
+    proxy.hold();
+    const started = Date.now();
+    const error = await store.writeTogether([{ update: 'author', id, changes: { name: 'held' } }, { insert: 'author', row: { name: 'held-new' } }]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const ms = Date.now() - started;
+    proxy.release();
+    expect(error).toBeInstanceOf(DatabaseUnavailable);
+    expect(ms).toBeLessThan(2_000 + 1_000 + 1_500);
+    // The connection that went silent was discarded: the next pipeline is answered, and the held one stood whole or not at all.
+    let after: (Row | null)[] = [];
+    for (let i = 0; i < 25 && after.length === 0; i++) after = await store.writeTogether([{ update: 'author', id, changes: { bio: 'after' } }, { insert: 'author', row: { name: 'after-new' } }]).catch(async () => (await sleep(200), []));
+    expect(after[0]).toMatchObject({ id, bio: 'after' });
+    const names = (await store.find('author', {})).map((r) => r.name);
+    expect(names).toContain('after-new');
+    expect(names.includes('held')).toBe(names.includes('held-new'));
   });
 });

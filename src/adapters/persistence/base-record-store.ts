@@ -6,7 +6,12 @@ import { pinnedValue, type Condition, type FindQuery } from '../../domain/query/
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus, SignalName } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { ReadOptions, RecordStore } from '../../ports/record-store.js';
+import type { ReadOptions, RecordStore, Write } from '../../ports/record-store.js';
+
+/** A write of `writeTogether`, checked: the row with its defaults, or the live-row condition and changes. */
+export type PreparedWrite =
+  | { readonly kind: 'insert'; readonly model: ModelDef; readonly row: Row }
+  | { readonly kind: 'update'; readonly model: ModelDef; readonly where: Condition; readonly changes: Row };
 
 /** What every store adapter is built from. */
 export interface StoreDeps {
@@ -75,6 +80,56 @@ export abstract class BaseRecordStore implements RecordStore {
       for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
       return stored;
     });
+  }
+
+  async writeTogether(writes: readonly Write[]): Promise<(Row | null)[]> {
+    const [only] = writes;
+    // One write is atomic on its own, on every store's own path.
+    if (only && writes.length === 1) return ['insert' in only ? await this.insert(only.insert, only.row) : await this.update(only.update, only.id, only.changes)];
+    // Every write is checked before any is made.
+    const prepared = writes.map((write) => this.prepared(write));
+    if (prepared.length === 0) return [];
+    const plain = (w: PreparedWrite | undefined): w is PreparedWrite => w !== undefined && this.oneStatement('pre_save', 'post_save', w.model.table) && (w.kind === 'update' || this.oneStatementInsert(w.model, [w.row]));
+    if (prepared.every(plain)) {
+      // No in-transaction handler: each write is one statement, without a read first. PostgreSQL
+      // sends them in one round trip, committed as a whole; SQLite in a transaction of its own.
+      const made = async (store: this): Promise<(Row | null)[]> => {
+        const stored = await store.rawWrites(prepared as PreparedWrite[]);
+        for (const [i, row] of stored.entries()) {
+          const write = prepared[i] as PreparedWrite;
+          if (row) await this.deps.events.emit({ signal: 'post_save', table: write.model.table, row, created: write.kind === 'insert' });
+        }
+        return stored;
+      };
+      return this.rawWriteTogether ? this.deps.events.unitOfWork(() => made(this), ATOMIC) : this.transaction((tx) => made(tx as this));
+    }
+    return this.atomically(async (store) => {
+      const stored: (Row | null)[] = [];
+      for (const write of writes) stored.push('insert' in write ? await store.insert(write.insert, write.row) : await store.update(write.update, write.id, write.changes));
+      return stored;
+    });
+  }
+
+  /** Checked writes, one statement each (in one round trip where the store pipelines them). */
+  private async rawWrites(writes: readonly PreparedWrite[]): Promise<(Row | null)[]> {
+    if (this.rawWriteTogether) return this.rawWriteTogether(writes);
+    const stored: (Row | null)[] = [];
+    for (const w of writes) stored.push((w.kind === 'insert' ? await this.rawInsert(w.model, [w.row]) : await this.rawUpdateWhere(w.model, w.where, w.changes))[0] ?? null);
+    return stored;
+  }
+
+  /** `write` checked, defaults filled; undefined for an update of a key no row can have (it matches nothing). */
+  private prepared(write: Write): PreparedWrite | undefined {
+    if ('insert' in write) {
+      const model = this.model(write.insert);
+      return { kind: 'insert', model, row: this.withDefaults(model, this.checked(model, write.row)) };
+    }
+    const model = this.model(write.update);
+    const changes = this.checked(model, write.changes);
+    delete changes[model.primaryKey];
+    const key = this.keyValue(model, write.id);
+    if (key === undefined) return undefined;
+    return { kind: 'update', model, where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition, changes };
   }
 
   async update(table: string, id: Value, changes: Row): Promise<Row | null> {
@@ -239,6 +294,9 @@ export abstract class BaseRecordStore implements RecordStore {
 
   /** True for a store whose single-row statements are atomic on their own (SQL); the memory store's are not. */
   protected readonly atomicStatements: boolean = false;
+
+  /** Makes checked writes in one round trip as one atomic unit, returning each one's stored row or null (PostgreSQL, outside a transaction). */
+  protected rawWriteTogether?(writes: readonly PreparedWrite[]): Promise<(Row | null)[]>;
 
   /** Deletes the rows matching a validated condition in one statement and returns them as they were (SQL stores). */
   protected rawDeleteReturning?(model: ModelDef, where: Condition): Promise<Row[]>;

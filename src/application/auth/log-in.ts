@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row } from '../../domain/model/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
-import type { RecordStore } from '../../ports/record-store.js';
+import type { RecordStore, Write } from '../../ports/record-store.js';
 import type { ThrottleGate } from './throttle-gate.js';
 
 export interface LogInInput {
@@ -11,6 +11,11 @@ export interface LogInInput {
   readonly password: string;
   /** The client address, for the throttle key. */
   readonly ip: string;
+  /**
+   * The write that grants access once the credentials hold (a bearer token's row): made with the
+   * `last_login` stamp as one atomic step, so neither stands without the other.
+   */
+  readonly grant?: (user: Row) => Write;
 }
 
 /** The `detail` of the two refusals (one text for every credential failure). */
@@ -32,7 +37,8 @@ export interface LogInDeps {
  * Checks credentials (SPEC "Authentication" 1, DESIGN §3 "login throttle", "enumeration
  * safety"). Every attempt spends the IP+username throttle (Throttled when over); an unknown
  * user still costs one argon2 verify against a dummy hash, so timing does not tell whether the
- * user exists; success clears the throttle and stamps `last_login`, and returns the user.
+ * user exists; success clears the throttle and stamps `last_login` (with the caller's grant, in
+ * one atomic write), and returns the user.
  *
  * Refusals are thrown as DomainError: `invalid_credentials` for an unknown user, a wrong
  * password and an inactive account alike (enumeration safety); `email_unverified` only after a
@@ -58,9 +64,11 @@ export class LogIn {
       throw new DomainError('invalid_credentials', INVALID_CREDENTIALS);
     }
     if (this.deps.requireVerifiedEmail && user.email_verified_at === null) throw new DomainError('email_unverified', EMAIL_UNVERIFIED);
-    // Independent of each other: sent together. The caller's token or session comes after both,
-    // so a login that fails here has granted nothing.
-    const [, stamped] = await Promise.all([throttle.reset(key), store.update('auth_user', user.id ?? null, { last_login: this.deps.clock.now() })]);
+    // The stamp and the grant are one write (one round trip on PostgreSQL), the throttle's reset
+    // independent of them: sent together. A login that fails here has granted nothing.
+    const stamp: Write = { update: 'auth_user', id: user.id ?? null, changes: { last_login: this.deps.clock.now() } };
+    const writes = input.grant ? [stamp, input.grant(user)] : [stamp];
+    const [, [stamped]] = await Promise.all([throttle.reset(key), store.writeTogether(writes)]);
     return stamped ?? user;
   }
 }

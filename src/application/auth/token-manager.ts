@@ -1,7 +1,7 @@
 import type { Row, Value } from '../../domain/model/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { RecordStore } from '../../ports/record-store.js';
+import type { RecordStore, Write } from '../../ports/record-store.js';
 import { encodeToken, hashToken } from './secrets.js';
 
 /** How long a resolved bearer token is trusted without asking the database, and how many are kept. */
@@ -20,6 +20,7 @@ export interface TokenCacheOptions {
  *
  * @example
  * const token = await tokens.issue(user.id);           // Authorization: Bearer <token>
+ * const { token, write } = tokens.mint(user.id);      // stored once `write` is made
  * const user = await tokens.resolve(token);            // null when unknown or revoked
  */
 export class TokenManager {
@@ -38,9 +39,18 @@ export class TokenManager {
   }
 
   async issue(userId: Value): Promise<string> {
-    const token = encodeToken(this.random.bytes(32));
-    await this.store.insert('auth_token', { token_hash: hashToken(token), user_id: userId });
+    const { token, write } = this.mint(userId);
+    await this.store.writeTogether([write]);
     return token;
+  }
+
+  /**
+   * A new token for `userId` and the write that stores it, for a caller that makes the write
+   * with others (`LogIn`'s grant). The token is valid once the write is.
+   */
+  mint(userId: Value): { readonly token: string; readonly write: Write } {
+    const token = encodeToken(this.random.bytes(32));
+    return { token, write: { insert: 'auth_token', row: { token_hash: hashToken(token), user_id: userId } } };
   }
 
   /** The active user holding `token`, or null. */

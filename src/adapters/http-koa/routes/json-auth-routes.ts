@@ -5,7 +5,8 @@ import type { TokenManager } from '../../../application/auth/token-manager.js';
 import type { VerifyEmail } from '../../../application/auth/verify-email.js';
 import { publicUser } from '../../../domain/auth/user-view.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
-import type { RecordStore } from '../../../ports/record-store.js';
+import type { Row } from '../../../domain/model/types.js';
+import type { RecordStore, Write } from '../../../ports/record-store.js';
 import { bearerToken } from '../authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef } from '../http-route.js';
 
@@ -48,8 +49,14 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
   const login = async (req: HttpRequest): Promise<HttpResponse> => {
     const fields = strings(object(req.body), ['username', 'password']);
     // A refusal (invalid_credentials 401, email_unverified 403) is thrown and mapped like any domain error.
-    const user = await deps.logIn.execute({ username: fields.username ?? '', password: fields.password ?? '', ip: req.ip });
-    const token = await deps.tokens.issue(user.id ?? null);
+    let token = '';
+    // The token's row is written with the last_login stamp, in one atomic step.
+    const grant = (found: Row): Write => {
+      const minted = deps.tokens.mint(found.id ?? null);
+      token = minted.token;
+      return minted.write;
+    };
+    const user = await deps.logIn.execute({ username: fields.username ?? '', password: fields.password ?? '', ip: req.ip, grant });
     return { status: 200, body: { user: publicUser(user), token } };
   };
 

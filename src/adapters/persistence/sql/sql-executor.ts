@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { keptConnections } from './pg-kept-connections.js';
+import { PgPipeline, type PipelinedResult, type PipelineError, type TypeSource } from './pg-pipeline.js';
 import { readDeadlines } from './pg-read-deadlines.js';
 import { discard, pgRows, type DriverRow, type PgConnection, type PgResult, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
@@ -101,14 +102,36 @@ export class SqlExecutor {
     }
   }
 
-  /** One statement on a connection acquired from the pool (the transaction's, inside one) and released after it. */
-  private async pooledQuery(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+  /**
+   * Runs statements as one atomic unit in one round trip (PostgreSQL, outside a transaction:
+   * `pg-pipeline.ts`), on a kept connection like `query`, and returns each statement's rows. A
+   * failure carries `statementIndex`, the statement the server refused.
+   */
+  pipeline(statements: readonly { readonly sql: string; readonly values: readonly unknown[] }[]): Promise<DriverRow[][]> {
+    if (this.dialect !== 'postgresql' || this.inTransaction) return Promise.reject(new Error('pipelines run on PostgreSQL outside a transaction'));
+    for (const { sql, values } of statements) this.client.emit('query', { sql, bindings: values });
+    const kept = keptConnections(this.client);
+    if (!kept) return this.pooled((pg) => this.limited(pg as PgConnection, undefined, (deadline) => pipelineRows(pg as PgConnection, statements, deadline)));
+    const run = (pg: PgConnection): Promise<DriverRow[][]> => this.limited(pg, () => kept.keep(pg), (deadline, settled) => pipelineRows(pg, statements, deadline, settled));
+    const taken = kept.take();
+    return isPromise(taken) ? taken.then((pg) => run(pg as PgConnection)) : run(taken as PgConnection);
+  }
+
+  /** `work` on a connection acquired from the pool (the transaction's, inside one), released after it. */
+  private async pooled<T>(work: (connection: unknown) => Promise<T>): Promise<T> {
     const connection = await this.client.acquireConnection();
     try {
-      return this.dialect === 'postgresql' ? await this.pgQuery(connection as PgConnection, sql, values) : await sqliteAll(connection as SqliteConnection, sql, values);
+      return await work(connection);
     } finally {
       await this.client.releaseConnection(connection);
     }
+  }
+
+  /** One statement on a connection acquired from the pool (the transaction's, inside one) and released after it. */
+  private pooledQuery(sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
+    return this.pooled((connection) =>
+      this.dialect === 'postgresql' ? this.pgQuery(connection as PgConnection, sql, values) : sqliteAll(connection as SqliteConnection, sql, values),
+    );
   }
 
   /**
@@ -116,20 +139,28 @@ export class SqlExecutor {
    * `settled` runs once the connection is done with it (answered, failed, or never sent).
    */
   private pgQuery(pg: PgConnection, sql: string, values: readonly unknown[], settled?: () => void): Promise<DriverRow[]> {
+    return this.limited(pg, settled, (deadline, done) => this.pgStatementRows(pg, sql, values, deadline, done));
+  }
+
+  /**
+   * `send` within the read deadline, after giving the connection's session its limits when it
+   * has none yet; `settled` runs once the connection is done (answered, failed, or never sent).
+   */
+  private limited<T>(pg: PgConnection, settled: (() => void) | undefined, send: (deadline: number, settled: (() => void) | undefined) => Promise<T>): Promise<T> {
     const budget = this.readBudget();
     // One deadline for the session's limits (the connection's first statement) and the statement.
     const deadline = budget > 0 ? Date.now() + budget : 0;
     // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
     if (!this.inTransaction && this.limits && !pg.porticoLimited) {
       return this.limitSession(pg, deadline).then(
-        () => this.pgStatementRows(pg, sql, values, deadline, settled),
+        () => send(deadline, settled),
         (error: unknown) => {
           settled?.();
           throw error;
         },
       );
     }
-    return this.pgStatementRows(pg, sql, values, deadline, settled);
+    return send(deadline, settled);
   }
 
   /**
@@ -235,6 +266,26 @@ function busy(pg: PgConnection): boolean {
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => value instanceof Promise;
+
+/** A pipeline's rows (see `PgPipeline`), watched by the read deadline when there is one (0: none). */
+function pipelineRows(pg: PgConnection, statements: readonly { readonly sql: string; readonly values: readonly unknown[] }[], deadline: number, settled?: () => void): Promise<DriverRow[][]> {
+  const watch = deadline > 0 ? readDeadlines.watch(pg, deadline) : undefined;
+  return new Promise<DriverRow[][]>((resolve, reject) => {
+    const done = (error: PipelineError | null, results?: PipelinedResult[]): void => {
+      if (watch) readDeadlines.done(watch);
+      const failure = error ? (watch?.expired ? Object.assign(new Error(PG_READ_TIMEOUT), { statementIndex: error.statementIndex }) : droppedOnReadTimeout(pg, error)) : undefined;
+      settled?.();
+      if (failure !== undefined) reject(failure);
+      else resolve((results as PipelinedResult[]).map((result) => rowShapes.objects(result.rows, result.fields)));
+    };
+    const pipelined = statements.map(({ sql, values }) => ({ ...pgStatement(sql), values }));
+    try {
+      (pg as unknown as { query(submittable: PgPipeline): void }).query(new PgPipeline(pipelined, pg as unknown as TypeSource, done));
+    } catch (error) {
+      done(error as PipelineError);
+    }
+  });
+}
 
 /** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
 function sqliteAll(connection: SqliteConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {

@@ -6,13 +6,19 @@ import { columnOf } from '../../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
 import type { Condition, FindQuery } from '../../../domain/query/condition.js';
 import type { RecordStore } from '../../../ports/record-store.js';
-import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
+import { BaseRecordStore, type PreparedWrite, type StoreDeps } from '../base-record-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
 import { decodeRow, decodeRowsInPlace, encodeRow, encodeValue } from './sql-codec.js';
 import { SqlExecutor, type StatementLimits } from './sql-executor.js';
+import type { PipelineError } from './pg-pipeline.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
+/** A statement as the executor takes it: `?` placeholders and their values. */
+interface Statement {
+  readonly sql: string;
+  readonly values: unknown[];
+}
 
 /** The row number a per-group read ranks rows by (a reserved name: no model should have such a column). */
 const RANK = '__portico_rn';
@@ -36,6 +42,8 @@ export class SqlRecordStore extends BaseRecordStore {
   ) {
     super(deps);
     this.sql = new SqlExecutor(db, dialect, limits, inTransaction);
+    // PostgreSQL pipelines the statements (outside a transaction); SQLite makes them in a transaction, in-process.
+    if (dialect === 'postgresql' && !inTransaction) this.rawWriteTogether = (writes) => this.pipelinedWrites(writes);
   }
 
   /** @internal The executor this store's statements go through (its transaction's, inside one): the task queue writes a job on it. */
@@ -90,8 +98,29 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
-  /** One multi-row `insert … returning *`; a column a row lacks takes its default (PostgreSQL) or NULL (SQLite, where the store already filled defaults). */
+  /** One multi-row `insert … returning *`. */
   private insertChunk(model: ModelDef, rows: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const { sql, values } = this.insertStatement(model, rows);
+    return this.sql.query(sql, values);
+  }
+
+  /**
+   * The writes in one pipeline (one round trip, committed together); a refusal is translated for
+   * the write the server refused.
+   */
+  private async pipelinedWrites(writes: readonly PreparedWrite[]): Promise<(Row | null)[]> {
+    const statements = writes.map((w) => (w.kind === 'insert' ? this.insertStatement(w.model, [encodeRow(w.model, w.row, this.dialect)]) : this.updateStatement(w.model, w.where, w.changes)));
+    try {
+      const results = await this.sql.pipeline(statements);
+      return results.map((rows, i) => (rows[0] ? decodeRow((writes[i] as PreparedWrite).model, rows[0]) : null));
+    } catch (error) {
+      const refused = writes[(error as PipelineError).statementIndex ?? 0] as PreparedWrite;
+      throw this.translated(error, refused.model.table, refused.kind);
+    }
+  }
+
+  /** A multi-row `insert … returning *`; a column a row lacks takes its default (PostgreSQL) or NULL (SQLite, where the store already filled defaults). */
+  private insertStatement(model: ModelDef, rows: readonly Record<string, unknown>[]): Statement {
     const columns = model.columns.map((c) => c.name).filter((name) => rows.some((r) => r[name] !== undefined));
     const missing = this.dialect === 'postgresql' ? 'default' : 'null';
     const values: unknown[] = [];
@@ -100,7 +129,7 @@ export class SqlRecordStore extends BaseRecordStore {
       columns.length === 0
         ? `insert into ${quote(model.table)} default values returning *`
         : `insert into ${quote(model.table)} (${columns.map(quote).join(', ')}) values ${tuples.join(', ')} returning *`;
-    return this.sql.query(sql, values);
+    return { sql, values };
   }
 
   protected rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
@@ -109,13 +138,18 @@ export class SqlRecordStore extends BaseRecordStore {
 
   protected rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
     return this.run(model.table, 'update', async () => {
-      const encoded = Object.entries(encodeRow(model, changes, this.dialect));
-      const w = conditionSql(model, where, this.dialect);
-      if (encoded.length === 0) return (await this.sql.query(`select * from ${quote(model.table)} where ${w.sql}`, w.bindings)).map((raw) => decodeRow(model, raw));
-      const sql = `update ${quote(model.table)} set ${encoded.map(([name]) => `${quote(name)} = ?`).join(', ')} where ${w.sql} returning *`;
-      const stored = await this.sql.query(sql, [...encoded.map(([, v]) => v), ...w.bindings]);
-      return stored.map((raw) => decodeRow(model, raw));
+      const { sql, values } = this.updateStatement(model, where, changes);
+      return (await this.sql.query(sql, values)).map((raw) => decodeRow(model, raw));
     });
+  }
+
+  /** `update … set … where … returning *` (no changes: the matching rows as they are). */
+  private updateStatement(model: ModelDef, where: Condition, changes: Row): Statement {
+    const encoded = Object.entries(encodeRow(model, changes, this.dialect));
+    const w = conditionSql(model, where, this.dialect);
+    if (encoded.length === 0) return { sql: `select * from ${quote(model.table)} where ${w.sql}`, values: [...w.bindings] };
+    const sql = `update ${quote(model.table)} set ${encoded.map(([name]) => `${quote(name)} = ?`).join(', ')} where ${w.sql} returning *`;
+    return { sql, values: [...encoded.map(([, v]) => v), ...w.bindings] };
   }
 
   protected rawDelete(model: ModelDef, id: Value): Promise<boolean> {
