@@ -29,6 +29,8 @@ const a = app(process.argv[1]);
 const applied = process.argv[2] === 'migrate' ? await a.migrate() : [];
 await a.open();
 const afterOpen = loaded();
+// node-pg too: a SQLite app never loads the PostgreSQL driver.
+const pgOnOpen = fromDisk().some((f) => /node_modules\\/pg\\//.test(f));
 // A statement without bindings that holds a '?': MikroORM's patch of knex's Client (made when
 // MikroORM starts, for a migration) sends it as written; knex alone numbers it as a parameter on
 // PostgreSQL.
@@ -39,10 +41,10 @@ await a.store.insert('member', { username });
 const error = await a.store.insert('member', { username }).then(() => null, (e) => ({ code: e.code, kind: e.kind, column: e.column }));
 const afterViolation = loaded();
 await a.close();
-console.log(JSON.stringify({ applied: applied.length, afterOpen, knexFiles, asked, afterViolation, error }));
+console.log(JSON.stringify({ applied: applied.length, afterOpen, pgOnOpen, knexFiles, asked, afterViolation, error }));
 `;
 
-async function run(db: string, migrate: boolean, preload: string[] = []): Promise<{ applied: number; afterOpen: string[]; knexFiles: number; asked: string; afterViolation: string[]; error: unknown }> {
+async function run(db: string, migrate: boolean, preload: string[] = []): Promise<{ applied: number; afterOpen: string[]; pgOnOpen: boolean; knexFiles: number; asked: string; afterViolation: string[]; error: unknown }> {
   const r = await runNode([...preload, '--input-type=module', '-e', SCRIPT, db, migrate ? 'migrate' : 'open'], 60_000);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -61,6 +63,7 @@ describe('MikroORM is loaded when first needed, not at start', () => {
     // Nothing of MikroORM or knex read from node_modules: knex and the knex dialect MikroORM's
     // driver would use come from the built bundle (dist/src/knex.cjs).
     expect(second.afterOpen).toEqual([]);
+    expect(second.pgOnOpen).toBe(false);
     expect(second.knexFiles).toBe(0);
     expect(second.error).toEqual(first.error);
     expect(second.error).toEqual({ code: 'unique_violation', kind: 'unique', column: 'username' });

@@ -3,8 +3,18 @@ import { createRequire } from 'node:module';
 import type { PgField } from './pg-row-shapes.js';
 
 const require = createRequire(import.meta.url);
-const { Result } = require('pg') as typeof Pg & { Result: new (rowMode: 'array', types: unknown) => PgResultParser };
-const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknown): unknown };
+
+/** node-pg's row parser and value mapping, loaded with the first pipeline (a SQLite app never loads pg). */
+interface PgDriver {
+  readonly Result: new (rowMode: 'array', types: unknown) => PgResultParser;
+  readonly prepareValue: (value: unknown) => unknown;
+}
+let driver: PgDriver | undefined;
+const pg = (): PgDriver =>
+  (driver ??= {
+    Result: (require('pg') as typeof Pg & Pick<PgDriver, 'Result'>).Result,
+    prepareValue: (require('pg/lib/utils') as Pick<PgDriver, 'prepareValue'>).prepareValue,
+  });
 
 /** One statement of a pipeline: its `$n` text, its prepared-statement name (none: unnamed) and values. */
 export interface PipelinedStatement {
@@ -86,6 +96,7 @@ export class PgPipeline {
     let values: unknown[][];
     try {
       // Mapped before anything is written: a value that cannot be sent leaves the connection untouched.
+      const { prepareValue } = pg();
       values = this.statements.map((s) => s.values.map((v) => prepareValue(v)));
     } catch (error) {
       return error as Error;
@@ -111,7 +122,7 @@ export class PgPipeline {
   }
 
   handleRowDescription(message: { fields: unknown[] }): void {
-    const parser = new Result('array', this.types);
+    const parser = new (pg().Result)('array', this.types);
     parser.addFields(message.fields);
     this.parser = parser;
     (this.results[this.current] as { fields: readonly PgField[] }).fields = parser.fields;
