@@ -17,8 +17,9 @@
  *    ids and timestamps of created rows and the origin of page links aside).
  * 2. SQLite: the same on a fresh file for the post detail and list (`raw-sqlite-server.ts`).
  * 3. Bulk create of 1,000 tags (PostgreSQL): sequential requests with fresh ids, median time.
- * 4. JSON login throughput against the raw argon2id verify rate with the same parameters: BENCH_ROUNDS
- *    rounds of Portico on one warm server, each between two raw verify windows.
+ * 4. JSON login throughput against the raw argon2id verify rate with the same parameters:
+ *    BENCH_LOGIN_ROUNDS rounds of Portico on one server warmed BENCH_LOGIN_WARMUP_SECONDS, each
+ *    between two raw verify windows (see LOGIN_WARMUP_SECONDS).
  * 5. Cold start of the reference app (`dist/examples/reference/main.js`) on the existing SQLite
  *    file: spawn → first 200 from `/ready`, and its RSS after 2 s idle (median of 5 starts, after
  *    one uncounted start and 2 s of quiet).
@@ -27,7 +28,7 @@
  * when a request failed or the two sides answered differently (after printing everything).
  *
  * Environment: BENCH_ROUNDS (rounds per HTTP scenario, default 3), BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
- * (default 8: see WARMUP_SECONDS), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), HOT_PATH_ONLY
+ * (default 8: see WARMUP_SECONDS), BENCH_LOGIN_WARMUP_SECONDS (default 20) and BENCH_LOGIN_ROUNDS (default 5), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), HOT_PATH_ONLY
  * (comma-separated sections: postgresql, sqlite, bulk, login, cold).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -74,6 +75,16 @@ const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 8);
 const EARLY_SKIP_SECONDS = 1;
 /** Rounds of each HTTP scenario (BENCH_ROUNDS, default 3): medians are reported. */
 const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)) || 3);
+/**
+ * The login's warm-up (BENCH_LOGIN_WARMUP_SECONDS, default 20) and rounds (BENCH_LOGIN_ROUNDS,
+ * default 5). A login costs a hash: 8 s serve about 500 logins where an HTTP scenario's warm-up
+ * serves tens of thousands of requests, and after them the login's path still ran largely in
+ * V8's baseline tier (perf on the 28th: the main thread 2.1-2.5 ms a login, 1.1-1.4 after
+ * thousands). On two shared cores the rounds moved between 0.70 and 0.97 within one run, so five
+ * rounds give the median more to stand on. The raw verify loop warms for as long.
+ */
+const LOGIN_WARMUP_SECONDS = seconds('BENCH_LOGIN_WARMUP_SECONDS', 20);
+const LOGIN_ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_LOGIN_ROUNDS ?? 5)) || 5);
 const CONNECTIONS = 16;
 const LOGIN_CONCURRENCY = 4;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -179,19 +190,26 @@ function assertClean(label: string, result: autocannon.Result): void {
   }
 }
 
-/** Warms `url` up for WARMUP_SECONDS (its early window's rate kept), then measures it for DURATION_SECONDS. */
-async function measureLoad(label: string, url: string, request: RequestShape, connections = CONNECTIONS, cpuMicros?: () => number | undefined): Promise<HotMeasurement> {
+/** Warms `url` up for `warmupSeconds` (its early window's rate kept), then measures it for DURATION_SECONDS. */
+async function measureLoad(
+  label: string,
+  url: string,
+  request: RequestShape,
+  connections = CONNECTIONS,
+  cpuMicros?: () => number | undefined,
+  warmupSeconds = WARMUP_SECONDS,
+): Promise<HotMeasurement> {
   process.stderr.write(`  ${label} …\n`);
   let earlyRequestsPerSecond: number | undefined;
-  if (WARMUP_SECONDS >= EARLY_SKIP_SECONDS + DURATION_SECONDS) {
+  if (warmupSeconds >= EARLY_SKIP_SECONDS + DURATION_SECONDS) {
     assertClean(`${label} (warm-up)`, await fire(url, EARLY_SKIP_SECONDS, connections, request));
     const early = await fire(url, DURATION_SECONDS, connections, request);
     assertClean(`${label} (early window)`, early);
     earlyRequestsPerSecond = early.requests.total / (early.duration || DURATION_SECONDS);
-    const rest = WARMUP_SECONDS - EARLY_SKIP_SECONDS - DURATION_SECONDS;
+    const rest = warmupSeconds - EARLY_SKIP_SECONDS - DURATION_SECONDS;
     if (rest > 0) assertClean(`${label} (warm-up)`, await fire(url, rest, connections, request));
   } else {
-    assertClean(`${label} (warm-up)`, await fire(url, WARMUP_SECONDS, connections, request));
+    assertClean(`${label} (warm-up)`, await fire(url, warmupSeconds, connections, request));
   }
   const measured = await measureWindow(label, url, request, connections, cpuMicros);
   return { ...measured, ...(earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond } : {}) };
@@ -677,7 +695,9 @@ interface LoginRound {
 interface LoginResult {
   readonly concurrency: number;
   readonly argon2: string;
-  /** ROUNDS rounds, raw and Portico alternating on one warm server (a raw window between two rounds serves both). */
+  /** Seconds of load before the first round, on each side. */
+  readonly warmupSeconds: number;
+  /** LOGIN_ROUNDS rounds, raw and Portico alternating on one warm server (a raw window between two rounds serves both). */
   readonly rounds: readonly LoginRound[];
   /** The Portico measurement of the round nearest the median (with the early window of the first). */
   readonly portico: HotMeasurement;
@@ -695,7 +715,7 @@ function loginResult(raws: readonly VerifyRate[], porticos: readonly HotMeasurem
   const ratio = median(rounds.map((r) => r.ratio));
   const first = rounds[0]?.portico;
   const portico = { ...nearest(rounds, ratio).portico, ...(first?.earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond: first.earlyRequestsPerSecond } : {}) };
-  return { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, rounds, portico, ratio };
+  return { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, warmupSeconds: LOGIN_WARMUP_SECONDS, rounds, portico, ratio };
 }
 
 /** LOGIN_CONCURRENCY loops of `verify(hash, password)` for `seconds`: verifies per second and latencies. */
@@ -870,7 +890,7 @@ function sections(report: Report): [string, string[], string[][]][] {
     const raw = (v: VerifyRate, i: number): string[] => [`raw argon2 verify (@node-rs/argon2, in the runner), window ${i}`, f1(v.perSecond), f1(v.latencyP50Ms), f1(v.latencyP99Ms), ''];
     const firstRaw = l.rounds[0];
     out.push([
-      `Login (${l.argon2}), ${l.concurrency} concurrent, ${l.rounds.length} rounds of ${report.info.durationSeconds} s alternating with raw on one server warmed ${report.info.warmupSeconds} s (its early window beside); each round's Portico/raw is a throughput ratio against the mean of the raw windows around it, the result their median`,
+      `Login (${l.argon2}), ${l.concurrency} concurrent, ${l.rounds.length} rounds of ${report.info.durationSeconds} s alternating with raw on one server warmed ${l.warmupSeconds} s (its early window beside); each round's Portico/raw is a throughput ratio against the mean of the raw windows around it, the result their median`,
       ['Side', 'per second', 'p50 ms', 'p99 ms', 'Portico/raw'],
       [
         ...l.rounds.flatMap((r, i) => [
@@ -966,7 +986,7 @@ async function postgresSections(): Promise<{ http: HttpResult[]; bulk?: BulkResu
       const loginShape: RequestShape = { method: 'POST', body: JSON.stringify(ALICE), headers: { 'content-type': 'application/json' } };
       process.stderr.write('  raw argon2 verify (warm-up) …\n');
       // The same warm-up as Portico's login gets: the baseline is never the colder side.
-      await verifyRate(hash, ALICE.password, WARMUP_SECONDS);
+      await verifyRate(hash, ALICE.password, LOGIN_WARMUP_SECONDS);
       login = await withServer(
         PORTICO_SERVER,
         db,
@@ -975,9 +995,13 @@ async function postgresSections(): Promise<{ http: HttpResult[]; bulk?: BulkResu
           const url = `${s.url}/api/auth/login`;
           const raws = [await verifyRate(hash, ALICE.password, DURATION_SECONDS)];
           const porticos: HotMeasurement[] = [];
-          for (let round = 1; round <= ROUNDS; round++) {
-            process.stderr.write(`  login round ${round} of ${ROUNDS}\n`);
-            porticos.push(round === 1 ? await measureLoad('portico login', url, loginShape, LOGIN_CONCURRENCY) : await measureWindow('portico login', url, loginShape, LOGIN_CONCURRENCY));
+          for (let round = 1; round <= LOGIN_ROUNDS; round++) {
+            process.stderr.write(`  login round ${round} of ${LOGIN_ROUNDS}\n`);
+            porticos.push(
+              round === 1
+                ? await measureLoad('portico login', url, loginShape, LOGIN_CONCURRENCY, undefined, LOGIN_WARMUP_SECONDS)
+                : await measureWindow('portico login', url, loginShape, LOGIN_CONCURRENCY),
+            );
             process.stderr.write('  raw argon2 verify …\n');
             raws.push(await verifyRate(hash, ALICE.password, DURATION_SECONDS));
           }
