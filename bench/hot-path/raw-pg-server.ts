@@ -23,10 +23,16 @@
  * - `POST /api/tag/` (anyone; JSON array of `{id, label}`): one multi-row insert (`unnest`)
  *   `returning *` in a transaction; 201 with the rows.
  *
+ * With `RAW_RESPONSE_HEADERS=portico` every answer also carries the headers Portico's reference
+ * app sends in production beside the JSON (`X-Request-Id` with a random UUID, and the hardening
+ * headers: nosniff, X-Frame-Options, CSP frame-ancestors, Referrer-Policy, COOP, HSTS), set the
+ * way Portico sets them. The bench measures this variant for the anonymous read only, as
+ * information on what those headers cost; the goals are read against the server without them.
+ *
  * Usage: `node dist/bench/hot-path/raw-pg-server.js --port 0 --db postgres://…/test?schema=x`;
  * prints `READY <port>` on stdout once listening on 127.0.0.1, and closes on SIGTERM.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -270,6 +276,19 @@ router.post('/api/tag/', async (ctx) => {
 
 const app = new Koa();
 app.silent = true;
+if (process.env.RAW_RESPONSE_HEADERS === 'portico') {
+  app.use(async (ctx, next) => {
+    ctx.res.setHeader('X-Request-Id', randomUUID());
+    await next();
+    const res = ctx.res;
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    if (!res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  });
+}
 app.use(async (ctx, next) => {
   try {
     await next();

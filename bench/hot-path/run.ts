@@ -5,7 +5,8 @@
  *
  * Order: SQLite (the cold start first, on a quiet machine, then its HTTP scenarios), then
  * PostgreSQL, bulk and login. Each HTTP scenario runs BENCH_ROUNDS rounds on fresh servers, each
- * round bracketing one side's window between two of the other (the bracketing side alternating),
+ * round alternating the sides' windows, one side's BENCH_ALTERNATIONS windows each between two of the
+ * other's (the bracketing side alternating),
  * and reports the median round and each round's ratio.
  *
  * 1. PostgreSQL: a fresh schema, migrated and seeded by the Portico reference app, plus 10,000
@@ -27,7 +28,7 @@
  * Prints the tables with the machine line and writes `bench/results/hot-path.{json,md}`. Exits 1
  * when a request failed or the two sides answered differently (after printing everything).
  *
- * Environment: BENCH_ROUNDS (rounds per HTTP scenario, default 3), BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
+ * Environment: BENCH_ROUNDS (rounds per HTTP scenario, default 3), BENCH_ALTERNATIONS (windows of the bracketed side per round, default 2), BENCH_DURATION_SECONDS (measured window, default 3), BENCH_WARMUP_SECONDS
  * (default 8: see WARMUP_SECONDS), BENCH_LOGIN_WARMUP_SECONDS (default 20) and BENCH_LOGIN_ROUNDS (default 5), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), HOT_PATH_ONLY
  * (comma-separated sections: postgresql, sqlite, bulk, login, cold).
  */
@@ -75,6 +76,15 @@ const WARMUP_SECONDS = seconds('BENCH_WARMUP_SECONDS', 8);
 const EARLY_SKIP_SECONDS = 1;
 /** Rounds of each HTTP scenario (BENCH_ROUNDS, default 3): medians are reported. */
 const ROUNDS = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)) || 3);
+/**
+ * Measured windows of the bracketed side in each round (BENCH_ALTERNATIONS, default 2), each
+ * between two of the bracketing side's: O I O I O. On the 2-core VMs a server's rate moves by
+ * 20-50 % over tens of seconds with nothing changed; the more often the sides alternate, the more
+ * such a drift falls on both alike (the anonymous read on the 28th: 1 s windows alternated 40
+ * times gave CPU ratios of 0.66-0.74 in three runs; one bracketed window per round, rounds of
+ * 0.56, 0.88 and 0.64 in one run).
+ */
+const ALTERNATIONS = Math.max(1, Math.floor(Number(process.env.BENCH_ALTERNATIONS ?? 2)) || 2);
 /**
  * The login's warm-up (BENCH_LOGIN_WARMUP_SECONDS, default 20) and rounds (BENCH_LOGIN_ROUNDS,
  * default 5). A login costs a hash: 8 s serve about 500 logins where an HTTP scenario's warm-up
@@ -302,6 +312,8 @@ interface Scenario {
   readonly check: (body: unknown) => string | undefined;
   /** The part both sides must answer identically (default: all of it). */
   readonly comparable?: (body: unknown) => unknown;
+  /** The raw server's environment for this scenario (default: none beyond the process's). */
+  readonly rawEnv?: Readonly<Record<string, string>>;
 }
 
 interface Seeded {
@@ -368,19 +380,23 @@ function postScenarios(aliceId: number): { detail: Scenario; list: Scenario; cre
 function pgScenarios(aliceId: number): Scenario[] {
   const { detail, list, create } = postScenarios(aliceId);
   const AUTHOR_1 = { id: 1, name: 'Ada Lovelace', bio: 'First programmer', email: 'ada@example.com' };
+  const anonymous: Scenario = {
+    name: 'GET /api/author/1 (anonymous)',
+    method: 'GET',
+    path: '/api/author/1',
+    auth: 'none',
+    status: 200,
+    check: (body) => (canonical(body) === canonical(AUTHOR_1) ? undefined : `expected ${canonical(AUTHOR_1)}`),
+  };
   return [
     detail,
     // Before the create: the count must not move between the two sides.
     list,
     create,
-    {
-      name: 'GET /api/author/1 (anonymous)',
-      method: 'GET',
-      path: '/api/author/1',
-      auth: 'none',
-      status: 200,
-      check: (body) => (canonical(body) === canonical(AUTHOR_1) ? undefined : `expected ${canonical(AUTHOR_1)}`),
-    },
+    anonymous,
+    // Information, not a goal: the same read against a raw server that also sends Portico's
+    // response headers (request id and hardening headers), to show what they cost.
+    { ...anonymous, name: `${anonymous.name}, raw with Portico's headers`, rawEnv: { RAW_RESPONSE_HEADERS: 'portico' } },
     {
       name: 'POST /graphql posts{author,comments} (bearer)',
       method: 'POST',
@@ -433,13 +449,13 @@ interface HttpResult {
   readonly database: 'postgresql' | 'sqlite';
   readonly method: string;
   readonly path: string;
-  /** The median round's raw side (its rate the mean of its two windows when it bracketed Portico). */
+  /** The median round's raw side (its rate the mean of its windows in the round). */
   readonly raw: HotMeasurement;
   /** The median round's Portico side (likewise). */
   readonly portico: HotMeasurement;
   /** The median of the rounds' ratios. */
   readonly ratio: number;
-  /** Each round's Portico req/s ÷ raw req/s, the bracketing side's rate the mean of its two windows. */
+  /** Each round's Portico req/s ÷ raw req/s, each side's rate the mean of its windows in the round. */
   readonly roundRatios: readonly number[];
   /** Median Portico req/s ÷ median raw req/s over every window (the method before the 28th). */
   readonly ratioOfMedians: number;
@@ -468,28 +484,33 @@ async function sideOf(label: string, server: ChildServer, scenario: Scenario, to
   return { measurement, body, again };
 }
 
-/** Two windows of one side as one: the mean rate and CPU, the latencies of the first (with its early rate). */
-function meanOf(first: HotMeasurement, second: HotMeasurement): HotMeasurement {
-  const cpu = first.cpuMicrosPerRequest !== undefined && second.cpuMicrosPerRequest !== undefined ? { cpuMicrosPerRequest: (first.cpuMicrosPerRequest + second.cpuMicrosPerRequest) / 2 } : {};
-  return { ...first, ...cpu, requestsPerSecond: (first.requestsPerSecond + second.requestsPerSecond) / 2, requests: first.requests + second.requests };
+/** Windows of one side as one: the mean rate and CPU, the latencies of the first (with its early rate). */
+function meanOf(windows: readonly HotMeasurement[]): HotMeasurement {
+  const [first] = windows;
+  if (!first) throw new Error('no window to average');
+  const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+  const cpus = windows.map((w) => w.cpuMicrosPerRequest);
+  const cpu = cpus.every((c) => c !== undefined) ? { cpuMicrosPerRequest: mean(cpus as number[]) } : {};
+  return { ...first, ...cpu, requestsPerSecond: mean(windows.map((w) => w.requestsPerSecond)), requests: windows.reduce((n, w) => n + w.requests, 0) };
 }
 
 interface HttpRound {
   readonly raw: HotMeasurement;
   readonly portico: HotMeasurement;
   readonly ratio: number;
-  /** Every measured window of each side (two for the bracketing side). */
+  /** Every measured window of each side (ALTERNATIONS for the bracketed side, one more for the other). */
   readonly rawWindows: readonly HotMeasurement[];
   readonly porticoWindows: readonly HotMeasurement[];
 }
 
 /**
- * Each scenario ROUNDS times, each round on freshly started servers. A round brackets one side's
- * window between two windows of the other, the bracketing side alternating (raw in odd rounds,
- * Portico in even ones): first side warmed and measured, second side warmed and measured, first
- * side measured again. The round's ratio sets the bracketed side's rate against the mean of the
- * two around it, so a drift of the machine during the round (on this 2-core VM the rates move by
- * up to 20 % within seconds) weighs on both sides alike. The reported ratio is the median round's.
+ * Each scenario ROUNDS times, each round on freshly started servers. A round alternates the
+ * two sides' measured windows, O I O … I O: ALTERNATIONS windows of the inner side, each between
+ * two of the outer side's, the outer side alternating (raw in odd rounds, Portico in even ones).
+ * Each side is warmed before its first window; both servers stay up, and only one is loaded at a
+ * time. The round's ratio sets the mean rate of one side's windows against the other's, so a
+ * drift of the machine during the round (on these 2-core VMs the rates move by 20 % or more
+ * within seconds) weighs on both sides alike. The reported ratio is the median round's.
  */
 async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string, rawDb: string, seeded: Seeded, scenarios: readonly Scenario[]): Promise<HttpResult[]> {
   const results: HttpResult[] = [];
@@ -500,22 +521,28 @@ async function runScenarios(database: 'postgresql' | 'sqlite', rawServer: string
       process.stderr.write(`${database}: ${scenario.name} (round ${round} of ${ROUNDS})\n`);
       const rawFirst = round % 2 === 1;
       const serve = <T>(side: 'raw' | 'portico', use: (server: ChildServer) => Promise<T>): Promise<T> =>
-        side === 'raw' ? withServer(rawServer, rawDb, use) : withServer(PORTICO_SERVER, seeded.db, use, PORTICO_ENV);
+        side === 'raw' ? withServer(rawServer, rawDb, use, scenario.rawEnv) : withServer(PORTICO_SERVER, seeded.db, use, PORTICO_ENV);
       const measureSide = (side: 'raw' | 'portico', server: ChildServer) => sideOf(`${side} ${scenario.name}`, server, scenario, seeded.token);
       const [outer, inner]: ['raw' | 'portico', 'raw' | 'portico'] = rawFirst ? ['raw', 'portico'] : ['portico', 'raw'];
+      // Both servers stay up; only one is loaded at a time: O I O … I O, ALTERNATIONS windows of I.
       const sides = await serve(outer, async (outerServer) => {
         const first = await measureSide(outer, outerServer);
-        const middle = await serve(inner, (innerServer) => measureSide(inner, innerServer));
-        const last = await first.again();
-        return { first, middle, last };
+        return serve(inner, async (innerServer) => {
+          const second = await measureSide(inner, innerServer);
+          const bracketing = [first.measurement, await first.again()];
+          const bracketed = [second.measurement];
+          for (let k = 1; k < ALTERNATIONS; k++) {
+            bracketed.push(await second.again());
+            bracketing.push(await first.again());
+          }
+          return { bracketing, bracketed, outerBody: first.body, innerBody: second.body };
+        });
       });
-      const bracketing = [sides.first.measurement, sides.last];
-      const bracketed = [sides.middle.measurement];
-      const [rawWindows, porticoWindows] = rawFirst ? [bracketing, bracketed] : [bracketed, bracketing];
-      const [rawBody, porticoBody] = rawFirst ? [sides.first.body, sides.middle.body] : [sides.middle.body, sides.first.body];
+      const [rawWindows, porticoWindows] = rawFirst ? [sides.bracketing, sides.bracketed] : [sides.bracketed, sides.bracketing];
+      const [rawBody, porticoBody] = rawFirst ? [sides.outerBody, sides.innerBody] : [sides.innerBody, sides.outerBody];
       if (round === 1) compare(`${database} ${scenario.name}`, comparable(rawBody), comparable(porticoBody));
-      const raw = rawWindows.reduce(meanOf);
-      const portico = porticoWindows.reduce(meanOf);
+      const raw = meanOf(rawWindows);
+      const portico = meanOf(porticoWindows);
       rounds.push({ raw, portico, ratio: portico.requestsPerSecond / raw.requestsPerSecond, rawWindows, porticoWindows });
     }
     const ratio = median(rounds.map((r) => r.ratio));
@@ -818,6 +845,8 @@ interface Report {
     readonly sqlite: string;
     readonly posts: number;
     readonly rounds: number;
+    /** Windows of the bracketed side per round (the other side has one more). */
+    readonly alternations: number;
     readonly comments: number;
     /** 1-minute load average at the start and the end: other work on the machine skews the numbers. */
     readonly loadAverage: { readonly start: number; readonly end: number };
@@ -853,7 +882,7 @@ function sections(report: Report): [string, string[], string[][]][] {
   const out: [string, string[], string[][]][] = [];
   if (report.http.length > 0) {
     out.push([
-      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured per window, each side alone; ${report.info.rounds} rounds on fresh servers, each bracketing one side's window between two of the other (raw brackets in odd rounds, Portico in even ones); a round's Portico/raw sets the bracketed rate against the mean of the two around it, and the result is the median round's (its req/s and latencies shown); median of all windows is the median Portico rate over the median raw rate (the method before the 28th); CPU µs/req is the server process's CPU time per request over a window (median of the windows), and CPU raw/Portico their ratio; early is the ratio of the median rates in seconds ${EARLY_SKIP_SECONDS}-${EARLY_SKIP_SECONDS + report.info.durationSeconds} of the warm-up (both servers still compiling)`,
+      `HTTP scenarios: ${CONNECTIONS} connections, ${report.info.warmupSeconds} s warm-up + ${report.info.durationSeconds} s measured per window, each side alone; ${report.info.rounds} rounds on fresh servers, each alternating the sides' windows, ${report.info.alternations} of one side each between two of the other (raw brackets in odd rounds, Portico in even ones); a round's Portico/raw is the mean rate of Portico's windows over the mean rate of raw's, and the result is the median round's (its req/s and latencies shown); median of all windows is the median Portico rate over the median raw rate (the method before the 28th); CPU µs/req is the server process's CPU time per request over a window (median of the windows), and CPU raw/Portico their ratio; early is the ratio of the median rates in seconds ${EARLY_SKIP_SECONDS}-${EARLY_SKIP_SECONDS + report.info.durationSeconds} of the warm-up (both servers still compiling)`,
       ['Scenario', 'DB', 'Raw req/s', 'Raw p50 ms', 'Raw p99 ms', 'Portico req/s', 'Portico p50 ms', 'Portico p99 ms', 'Portico/raw', 'per round', 'median of all windows', 'Raw CPU µs/req', 'Portico CPU µs/req', 'CPU raw/Portico', 'early Portico/raw'],
       report.http.map((r) => [
         r.name,
@@ -1065,6 +1094,7 @@ async function main(): Promise<void> {
       warmupSeconds: WARMUP_SECONDS,
       durationSeconds: DURATION_SECONDS,
       rounds: ROUNDS,
+      alternations: ALTERNATIONS,
       ...(pgPart ? { postgres: pgPart.version } : {}),
       sqlite: sqlite3.VERSION,
       posts: POSTS,
