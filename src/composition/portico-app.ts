@@ -50,7 +50,7 @@ export interface AppOptions extends Overrides {
    * random one per process, which a production app must not rely on).
    */
   readonly secret?: string;
-  /** Production mode: Secure cookies, HSTS (default: NODE_ENV === 'production'). */
+  /** Production mode: Secure cookies, HSTS on secure requests (default: NODE_ENV === 'production'). */
   readonly production?: boolean;
 }
 

@@ -244,6 +244,25 @@ describe('hardening headers', () => {
     expect((await client().request(asset, { headers: { authorization: 'Bearer x' } })).headers.get('cache-control')).toBe('no-store');
   });
 
+  it('include HSTS in production only on a secure request (RFC 6797 §7.2), read from X-Forwarded-Proto only through a trusted proxy', async () => {
+    const hsts = 'max-age=31536000; includeSubDomains';
+    const https = { headers: { 'x-forwarded-proto': 'https' } };
+    const direct = await startReference('sqlite', { env: { THROTTLE: 'off', NODE_ENV: 'production' } });
+    const proxied = await startReference('sqlite', { env: { THROTTLE: 'off', NODE_ENV: 'production', TRUSTED_PROXY_HOPS: '1' } });
+    try {
+      const header = async (url: string, init?: RequestInit) => (await fetch(`${url}/api/author/1`, init)).headers.get('strict-transport-security');
+      expect(await header(direct.url)).toBeNull();
+      expect(await header(direct.url, https)).toBeNull();
+      expect(await header(proxied.url)).toBeNull();
+      expect(await header(proxied.url, { headers: { 'x-forwarded-proto': 'http' } })).toBeNull();
+      expect(await header(proxied.url, https)).toBe(hsts);
+      expect((await fetch(`${proxied.url}/no/such/page`, https)).headers.get('strict-transport-security')).toBe(hsts);
+      expect(await header(ref.url, https)).toBeNull();
+    } finally {
+      await Promise.all([direct.close(), proxied.close()]);
+    }
+  });
+
   it('are not on the probes, which answer before the plugins\' middleware', async () => {
     const probe = await client().request('/healthz');
     expect(probe.status).toBe(200);
