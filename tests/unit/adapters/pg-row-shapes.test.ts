@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RowShapes } from '../../../src/adapters/persistence/sql/pg-row-shapes.js';
+import { RowShapes, type ShapeSlot } from '../../../src/adapters/persistence/sql/pg-row-shapes.js';
 import { PG_URL, postgresAvailable } from '../../support/postgres.js';
 
 const hasPg = await postgresAvailable();
@@ -28,6 +28,23 @@ describe.skipIf(!hasPg)('RowShapes on PostgreSQL', () => {
     expect(shapes.objects(other.rows, other.fields)).toEqual([{ a: 1 }]);
     const again = await client.query({ text: STATEMENT, rowMode: 'array' });
     expect(shapes.objects(again.rows, again.fields)).toEqual(objects.rows);
+  });
+
+  it('finds a statement\'s builder from its slot, and builds anew when the slot\'s shape differs in a name or a count', async () => {
+    const shapes = new RowShapes();
+    const slot: ShapeSlot = {};
+    const ab = await client.query({ text: 'select 1 as a, 2 as b', rowMode: 'array' });
+    expect(shapes.objects(ab.rows, ab.fields, slot)).toEqual([{ a: 1, b: 2 }]);
+    const kept = slot.shape;
+    expect(kept?.names).toEqual(['a', 'b']);
+    const again = await client.query({ text: 'select 3 as a, 4 as b', rowMode: 'array' });
+    expect(shapes.objects(again.rows, again.fields, slot)).toEqual([{ a: 3, b: 4 }]);
+    expect(slot.shape).toBe(kept);
+    for (const [text, row] of [['select 1 as a, 2 as c', { a: 1, c: 2 }], ['select 1 as a', { a: 1 }], ['select 1 as a, 2 as b, 3 as c', { a: 1, b: 2, c: 3 }]] as const) {
+      const other = await client.query({ text, rowMode: 'array' });
+      expect(shapes.objects(other.rows, other.fields, slot)).toEqual([row]);
+      expect(Object.keys(row)).toEqual(slot.shape?.names);
+    }
   });
 
   it('answers no rows as none', async () => {

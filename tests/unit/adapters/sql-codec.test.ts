@@ -43,6 +43,16 @@ describe('decodeRowsInPlace', () => {
     expect(decodeRowsInPlace([{ flag: 0, id: '7' }], two)).toEqual([{ flag: false, id: 7 }]);
   });
 
+  it('finds a kept column list\'s decoder by identity, and decodes projections of it by their own columns', () => {
+    expect(decodeRowsInPlace(driverRows(), thing.columns, true)).toEqual(expected());
+    expect(decodeRowsInPlace(driverRows(), thing.columns, true)).toEqual(expected());
+    const two = thing.columns.filter((col) => col.name === 'flag' || col.name === 'id');
+    expect(decodeRowsInPlace([{ flag: 0, id: '7' }], two)).toEqual([{ flag: false, id: 7 }]);
+    const other = thing.columns.filter((col) => col.name === 'flag' || col.name === 'note');
+    expect(decodeRowsInPlace([{ flag: 1, note: 'n' }], other, true)).toEqual([{ flag: true, note: 'n' }]);
+    expect(decodeRowsInPlace(driverRows(), thing.columns, true)).toEqual(expected());
+  });
+
   it('stores only the values the decoding changes', () => {
     const stores: string[] = [];
     const row = new Proxy({ id: 1, name: 'a', big: '5', flag: true, at: null, doc: null, note: 'q' } as Record<string, unknown>, {

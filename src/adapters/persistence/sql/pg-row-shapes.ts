@@ -8,6 +8,14 @@ export interface PgField {
 }
 
 /**
+ * Where a statement keeps the shape of its last result, so its next result of the same columns
+ * finds its builder by comparing the names, without making and hashing a key of them.
+ */
+export interface ShapeSlot {
+  shape?: { readonly names: readonly string[]; readonly build: ObjectBuilder };
+}
+
+/**
  * Statement results as object rows, from node-pg's array rows (`rowMode: 'array'`), each object
  * built by its result shape's own builder (`objectBuilder`: a compiled literal of the columns).
  * node-pg's own object rows copy a template object and store each column by name, at two call
@@ -20,12 +28,23 @@ export class RowShapes {
   /** At most `maxShapes` builders are kept (a process with more builds the rest each time). */
   constructor(private readonly maxShapes = 2_000) {}
 
-  /** `rows` (arrays in the order of `fields`) made objects keyed by the fields' names, in place. */
-  objects(rows: unknown[], fields: readonly PgField[]): DriverRow[] {
+  /**
+   * `rows` (arrays in the order of `fields`) made objects keyed by the fields' names, in place;
+   * `slot` is the statement's, when it has one.
+   */
+  objects(rows: unknown[], fields: readonly PgField[], slot?: ShapeSlot): DriverRow[] {
     if (rows.length === 0) return rows as DriverRow[];
-    const build = this.builderOf(fields);
+    const build = slot ? this.slotted(slot, fields) : this.builderOf(fields);
     for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as unknown[]);
     return rows as DriverRow[];
+  }
+
+  private slotted(slot: ShapeSlot, fields: readonly PgField[]): ObjectBuilder {
+    const shape = slot.shape;
+    if (shape && sameNames(shape.names, fields)) return shape.build;
+    const build = this.builderOf(fields);
+    slot.shape = { names: fields.map((field) => field.name), build };
+    return build;
   }
 
   private builderOf(fields: readonly PgField[]): ObjectBuilder {
@@ -33,6 +52,12 @@ export class RowShapes {
     for (const field of fields) key += `${field.name}\u0000`;
     return cappedMemo(this.builders, this.maxShapes, key, fields, builderFor);
   }
+}
+
+function sameNames(names: readonly string[], fields: readonly PgField[]): boolean {
+  if (names.length !== fields.length) return false;
+  for (let i = 0; i < names.length; i++) if (names[i] !== (fields[i] as PgField).name) return false;
+  return true;
 }
 
 const builderFor = (fields: readonly PgField[]): ObjectBuilder => objectBuilder(fields.map((field) => field.name));

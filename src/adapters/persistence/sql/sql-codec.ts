@@ -80,10 +80,12 @@ export function decodeRow(model: ModelDef, raw: Record<string, unknown>, columns
  * column, each by its name), so each load and store sees rows of one shape; a loop over the columns
  * by name is one site for every table, where V8 takes its slowest path (docs/performance.md,
  * "Objects built by their shape"). The loop remains where code may not be compiled from strings.
+ * `kept`: `columns` is an array kept unchanged for the life of the process (a model's own
+ * `columns`), so its decoder is found by the array's identity rather than by a key made of it.
  */
-export function decodeRowsInPlace(rows: readonly Record<string, unknown>[], columns: readonly ColumnDef[]): Row[] {
+export function decodeRowsInPlace(rows: readonly Record<string, unknown>[], columns: readonly ColumnDef[], kept = false): Row[] {
   if (rows.length > 0) {
-    const decode = decoderOf(columns);
+    const decode = decoderOf(columns, kept);
     for (let i = 0; i < rows.length; i++) decode(rows[i] as Record<string, unknown>, columns, decodeValue);
   }
   return rows as Row[];
@@ -95,10 +97,18 @@ type RowDecoder = (row: Record<string, unknown>, columns: readonly ColumnDef[], 
 const decoders = new Map<string, RowDecoder>();
 const MAX_DECODERS = 2_000;
 
-function decoderOf(columns: readonly ColumnDef[]): RowDecoder {
-  let id = '';
-  for (const col of columns) id += `${col.name}\u0000${col.type}\u0000`;
-  return cappedMemo(decoders, MAX_DECODERS, id, columns, compiledDecoder);
+/** The decoders of column lists kept for the life of the process (a model's own `columns`), by identity. */
+const keptDecoders = new WeakMap<readonly ColumnDef[], RowDecoder>();
+
+function decoderOf(columns: readonly ColumnDef[], kept: boolean): RowDecoder {
+  let decoder = kept ? keptDecoders.get(columns) : undefined;
+  if (decoder === undefined) {
+    let id = '';
+    for (const col of columns) id += `${col.name}\u0000${col.type}\u0000`;
+    decoder = cappedMemo(decoders, MAX_DECODERS, id, columns, compiledDecoder);
+    if (kept) keptDecoders.set(columns, decoder);
+  }
+  return decoder;
 }
 
 function compiledDecoder(columns: readonly ColumnDef[]): RowDecoder {

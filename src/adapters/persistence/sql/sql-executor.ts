@@ -6,7 +6,7 @@ import { PgPipeline, type PipelinedResult, type PipelineError, type TypeSource }
 import { readDeadlines } from './pg-read-deadlines.js';
 import { discard, pgRows, type DriverRow, type PgConnection, type PgResult, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
-import { RowShapes } from './pg-row-shapes.js';
+import { RowShapes, type ShapeSlot } from './pg-row-shapes.js';
 import { isPgMessage, PG_READ_TIMEOUT } from './sql-error-translation.js';
 
 type Db = Knex | Knex.Transaction;
@@ -37,7 +37,7 @@ interface SqliteConnection {
 const MAX_SQLITE_STATEMENTS = 500;
 
 /** A statement as PostgreSQL receives it: `$n` placeholders, and a name when it is prepared once per connection. */
-interface PgStatement {
+interface PgStatement extends ShapeSlot {
   readonly text: string;
   readonly name: string | undefined;
 }
@@ -168,7 +168,8 @@ export class SqlExecutor {
    * deadline when there is one (0: none).
    */
   private pgStatementRows(pg: PgConnection, sql: string, values: readonly unknown[], deadline: number, settled: (() => void) | undefined): Promise<DriverRow[]> {
-    const { text, name } = pgStatement(sql);
+    const statement = pgStatement(sql);
+    const { text, name } = statement;
     const watch = deadline > 0 ? readDeadlines.watch(pg, deadline) : undefined;
     return new Promise<DriverRow[]>((resolve, reject) => {
       const done = (error: Error | null, result?: PgResult): void => {
@@ -177,7 +178,7 @@ export class SqlExecutor {
         const failure = error ? (watch?.expired ? new Error(PG_READ_TIMEOUT) : droppedOnReadTimeout(pg, error)) : undefined;
         settled?.();
         if (failure !== undefined) reject(failure);
-        else resolve(rowShapes.objects((result as PgResult).rows, (result as PgResult).fields));
+        else resolve(rowShapes.objects((result as PgResult).rows, (result as PgResult).fields, statement));
       };
       try {
         pg.query({ name, text, values, rowMode: 'array' }, done);
@@ -270,15 +271,16 @@ const isPromise = (value: unknown): value is Promise<unknown> => value instanceo
 /** A pipeline's rows (see `PgPipeline`), watched by the read deadline when there is one (0: none). */
 function pipelineRows(pg: PgConnection, statements: readonly { readonly sql: string; readonly values: readonly unknown[] }[], deadline: number, settled?: () => void): Promise<DriverRow[][]> {
   const watch = deadline > 0 ? readDeadlines.watch(pg, deadline) : undefined;
+  const prepared = statements.map(({ sql }) => pgStatement(sql));
   return new Promise<DriverRow[][]>((resolve, reject) => {
     const done = (error: PipelineError | null, results?: PipelinedResult[]): void => {
       if (watch) readDeadlines.done(watch);
       const failure = error ? (watch?.expired ? Object.assign(new Error(PG_READ_TIMEOUT), { statementIndex: error.statementIndex }) : droppedOnReadTimeout(pg, error)) : undefined;
       settled?.();
       if (failure !== undefined) reject(failure);
-      else resolve((results as PipelinedResult[]).map((result) => rowShapes.objects(result.rows, result.fields)));
+      else resolve((results as PipelinedResult[]).map((result, i) => rowShapes.objects(result.rows, result.fields, prepared[i])));
     };
-    const pipelined = statements.map(({ sql, values }) => ({ ...pgStatement(sql), values }));
+    const pipelined = prepared.map(({ text, name }, i) => ({ text, name, values: (statements[i] as { readonly values: readonly unknown[] }).values }));
     try {
       (pg as unknown as { query(submittable: PgPipeline): void }).query(new PgPipeline(pipelined, pg as unknown as TypeSource, done));
     } catch (error) {

@@ -181,7 +181,7 @@ export class SqlRecordStore extends BaseRecordStore {
       } else {
         sql = `select ${selected} from ${quote(model.table)}${where}${order}${this.page(query, bindings)}`;
       }
-      return decodeRowsInPlace(await this.sql.query(sql, bindings), columns);
+      return decodeRowsInPlace(await this.sql.query(sql, bindings), columns, columns === model.columns);
     } catch (error) {
       throw this.translated(error, model.table, 'read');
     }
