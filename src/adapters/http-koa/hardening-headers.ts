@@ -16,7 +16,8 @@ export interface HardeningOptions {
  * Hardening headers on every response: nosniff, no framing (X-Frame-Options and CSP
  * frame-ancestors), a same-origin referrer policy, HSTS in production over a secure request,
  * and `Cache-Control: no-store` whenever the request carried a session cookie or an
- * Authorization header, so no shared cache keeps a personal page. Set once the response is computed (over the handler's own).
+ * Authorization header, so no shared cache keeps a personal page. Set once the response is
+ * computed (over the handler's own).
  */
 export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
   return finishingMiddleware((ctx) => {
