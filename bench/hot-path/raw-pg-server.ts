@@ -26,8 +26,9 @@
  * With `RAW_RESPONSE_HEADERS=portico` every answer also carries the headers Portico's reference
  * app sends in production over plain HTTP beside the JSON (`X-Request-Id` with a random UUID, and
  * the hardening headers: nosniff, X-Frame-Options, CSP frame-ancestors, Referrer-Policy, COOP;
- * HSTS goes only on secure requests since the 29th), set the way Portico sets them. The bench measures this variant for the anonymous read only, as
- * information on what those headers cost; the goals are read against the server without them.
+ * HSTS goes only on secure requests since the 29th), set the way Portico sets them. The bench
+ * measures this variant for the anonymous read only, as information on what those headers cost;
+ * the goals are read against the server without them.
  *
  * Usage: `node dist/bench/hot-path/raw-pg-server.js --port 0 --db postgres://…/test?schema=x`;
  * prints `READY <port>` on stdout once listening on 127.0.0.1, and closes on SIGTERM.

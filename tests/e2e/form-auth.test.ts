@@ -258,6 +258,20 @@ describe('hardening headers', () => {
       expect(await header(proxied.url, https)).toBe(hsts);
       expect((await fetch(`${proxied.url}/no/such/page`, https)).headers.get('strict-transport-security')).toBe(hsts);
       expect(await header(ref.url, https)).toBeNull();
+      // Every surface answers through the same finisher: the admin, GraphQL over POST and over SSE.
+      const admin = await fetch(`${proxied.url}/admin/`, { ...https, redirect: 'manual' });
+      expect([admin.status, admin.headers.get('strict-transport-security')]).toEqual([303, hsts]);
+      const graphqlPost = { method: 'POST', body: JSON.stringify({ query: '{ __typename }' }) };
+      const json = { 'content-type': 'application/json' };
+      const gql = await fetch(`${proxied.url}/graphql`, { ...graphqlPost, headers: { ...https.headers, ...json } });
+      expect([gql.status, gql.headers.get('strict-transport-security')]).toEqual([200, hsts]);
+      const sse = (headers: Record<string, string>) =>
+        fetch(`${proxied.url}/graphql/sse`, { method: 'POST', body: JSON.stringify({ query: 'subscription { postDeleted }' }), headers: { ...headers, ...json, accept: 'text/event-stream' } });
+      for (const [headers, expected] of [[https.headers, hsts], [{}, null]] as const) {
+        const stream = await sse(headers);
+        expect([stream.status, stream.headers.get('content-type'), stream.headers.get('strict-transport-security')]).toEqual([200, 'text/event-stream; charset=utf-8', expected]);
+        await stream.body?.cancel();
+      }
     } finally {
       await Promise.all([direct.close(), proxied.close()]);
     }
