@@ -51,6 +51,9 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
+/** The parameters of a request without a query string (what Koa would parse from '', shared and frozen). */
+const NO_QUERY: Readonly<Record<string, string | string[] | undefined>> = Object.freeze(Object.create(null) as Record<string, never>);
+
 /**
  * The Koa application: request id, request log, the single problem+json error mapping, then
  * the plugins' middleware and routes. Unknown paths answer 404 and known paths with another
@@ -139,7 +142,10 @@ class KoaRequest implements HttpRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly requestId: string;
   readonly session: SessionHandle | undefined;
-  private identities: Map<AuthBackend | undefined, Promise<Identity>> | undefined;
+  /** The caller as the first backend asked saw them (almost every request asks one backend), then any other's. */
+  private firstBackend: AuthBackend | undefined;
+  private firstIdentity: Promise<Identity> | undefined;
+  private otherIdentities: Map<AuthBackend | undefined, Promise<Identity>> | undefined;
 
   constructor(
     private readonly ctx: Koa.Context,
@@ -164,9 +170,9 @@ class KoaRequest implements HttpRequest {
     return this.ctx.state.sessionChanged === true || readCookie(this.ctx, SESSION_COOKIE) !== undefined ? this.session : undefined;
   }
 
-  /** The query string's parameters (Koa parses them when first read). */
+  /** The query string's parameters (Koa parses them when first read; none parsed without a query string). */
   get query(): Readonly<Record<string, string | string[] | undefined>> {
-    return this.ctx.query;
+    return this.ctx.querystring === '' ? NO_QUERY : this.ctx.query;
   }
 
   get origin(): string {
@@ -197,13 +203,23 @@ class KoaRequest implements HttpRequest {
 
   /** The caller as each backend sees them, resolved at most once per backend for the request. */
   identity(backend?: AuthBackend): Promise<Identity> {
-    this.identities ??= new Map();
-    let identity = this.identities.get(backend);
+    if (!this.firstIdentity) {
+      this.firstBackend = backend;
+      this.firstIdentity = this.resolveIdentity(backend);
+      return this.firstIdentity;
+    }
+    if (backend === this.firstBackend) return this.firstIdentity;
+    this.otherIdentities ??= new Map();
+    let identity = this.otherIdentities.get(backend);
     if (!identity) {
-      identity = this.identify ? this.identify(backend, { authorization: this.ctx.get('authorization') || undefined, session: this.identifyingSession() }) : Promise.resolve(ANONYMOUS);
-      this.identities.set(backend, identity);
+      identity = this.resolveIdentity(backend);
+      this.otherIdentities.set(backend, identity);
     }
     return identity;
+  }
+
+  private resolveIdentity(backend: AuthBackend | undefined): Promise<Identity> {
+    return this.identify ? this.identify(backend, { authorization: this.ctx.get('authorization') || undefined, session: this.identifyingSession() }) : Promise.resolve(ANONYMOUS);
   }
 }
 
