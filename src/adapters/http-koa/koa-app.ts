@@ -170,9 +170,13 @@ class KoaRequest implements HttpRequest {
     return this.ctx.state.sessionChanged === true || readCookie(this.ctx, SESSION_COOKIE) !== undefined ? this.session : undefined;
   }
 
-  /** The query string's parameters (Koa parses them when first read; none parsed without a query string). */
+  /**
+   * The query string's parameters, read-only as typed (frozen, with a query string or without, so
+   * a handler that writes to them fails the same way either way): Koa parses them when first read;
+   * without a query string nothing is parsed.
+   */
   get query(): Readonly<Record<string, string | string[] | undefined>> {
-    return this.ctx.querystring === '' ? NO_QUERY : this.ctx.query;
+    return this.ctx.querystring === '' ? NO_QUERY : Object.freeze(this.ctx.query);
   }
 
   get origin(): string {

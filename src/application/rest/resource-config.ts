@@ -33,6 +33,7 @@ export interface ActionContext {
   readonly row?: Row;
   /** The body, already validated against the input schema. */
   readonly body: unknown;
+  /** The query string's parameters (read-only: over HTTP the object is frozen). */
   readonly query: Readonly<Record<string, string | string[] | undefined>>;
 }
 

@@ -48,10 +48,19 @@ describe('the neutral request over Koa', () => {
     expect(asked).toEqual(['bearer', 'session', 'default']);
   });
 
-  it('reads no parameters without a query string, and every parameter with one', async () => {
-    const query = (req: HttpRequest): HttpResponse => ({ status: 200, body: { query: { ...req.query }, keys: Object.keys(req.query).length } });
-    expect(await get('/r', query)).toEqual({ query: {}, keys: 0 });
-    expect(await get('/r?', query)).toEqual({ query: {}, keys: 0 });
-    expect(await get('/r?a=1&a=2&b=&c=%20x', query)).toEqual({ query: { a: ['1', '2'], b: '', c: ' x' }, keys: 3 });
+  it('reads no parameters without a query string, and every parameter with one, read-only either way', async () => {
+    const query = (req: HttpRequest): HttpResponse => {
+      let written = true;
+      try {
+        (req.query as Record<string, string>).extra = 'x';
+      } catch {
+        written = false;
+      }
+      return { status: 200, body: { query: { ...req.query }, keys: Object.keys(req.query).length, frozen: Object.isFrozen(req.query), written, same: req.query === req.query } };
+    };
+    const readOnly = { frozen: true, written: false, same: true };
+    expect(await get('/r', query)).toEqual({ query: {}, keys: 0, ...readOnly });
+    expect(await get('/r?', query)).toEqual({ query: {}, keys: 0, ...readOnly });
+    expect(await get('/r?a=1&a=2&b=&c=%20x', query)).toEqual({ query: { a: ['1', '2'], b: '', c: ' x' }, keys: 3, ...readOnly });
   });
 });
