@@ -105,6 +105,20 @@ function acrossProcesses(bus: 'postgresql' | 'redis'): void {
     ws.close();
   });
 
+  it('a logout on A stops the token on B, which had it cached, as soon as the bus reports it (not after the 5 s window)', async () => {
+    const authorization = await bearer(a.url);
+    expect((await fetch(`${b.url}/api/post/1`, { headers: { authorization } })).status).toBe(200); // B caches the caller
+    const loggedOut = Date.now();
+    expect((await fetch(`${a.url}/api/auth/logout`, { method: 'POST', headers: { authorization } })).status).toBeLessThan(300);
+    let status = 200;
+    while (status === 200 && Date.now() - loggedOut < 2_500) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await fetch(`${b.url}/api/post/1`, { headers: { authorization } })).status;
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - loggedOut).toBeLessThan(2_500);
+  });
+
   it('an unauthorized channel subscription on A is refused over both transports', async () => {
     const refused = await fetch(`${a.url}/realtime/events?channel=chat/1`, { headers: { accept: 'text/event-stream' } });
     expect(refused.status).toBe(401);

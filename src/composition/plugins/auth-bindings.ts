@@ -24,7 +24,7 @@ export interface AuthSettings {
 export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): void {
   const { requireVerifiedEmail } = settings;
   ctx.bindFactory(TOKENS.AuthThrottle, (get) => new ThrottleGate(get(TOKENS.ThrottleStore), settings.throttle));
-  ctx.bindFactory(TOKENS.BearerTokens, (get) => new TokenManager(get(TOKENS.Store), get(TOKENS.Random), get(TOKENS.Clock), settings.tokenCache));
+  ctx.bindFactory(TOKENS.BearerTokens, (get) => new TokenManager(get(TOKENS.Store), get(TOKENS.Random), get(TOKENS.Clock), settings.tokenCache, get(TOKENS.Events)));
   ctx.bindFactory(
     TOKENS.IssueVerificationCode,
     (get) =>
