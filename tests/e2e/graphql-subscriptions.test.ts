@@ -89,6 +89,31 @@ describe('GraphQL subscriptions (post is subscribable)', () => {
     await Promise.all([viaToken.dispose(), viaCookie.dispose()]);
   });
 
+  it('over WebSocket an operation whose token is unknown or revoked fails UNAUTHENTICATED, without closing the connection as an internal error', async () => {
+    const wsUrl = `${ref.url.replace('http://', 'ws://')}/graphql/ws`;
+    const login = await fetch(`${ref.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'staff', password: 'staff-password-1' }) });
+    const { token } = (await login.json()) as { token: string };
+    const closes: number[] = [];
+    const open = (authorization: string) =>
+      createWsClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { authorization }, on: { closed: (e) => void closes.push((e as { code: number }).code) } });
+    type Outcome = { data?: unknown } | { errors: { message: string; extensions?: { code?: string } }[] };
+    const once = (client: ReturnType<typeof open>) =>
+      new Promise<Outcome>((resolve) => {
+        let data: unknown;
+        client.subscribe({ query: '{ posts(limit: 1) { id } }' }, { next: (v) => void (data = v.data), error: (e) => resolve({ errors: e as never }), complete: () => resolve({ data }) });
+      });
+    const client = open(`Bearer ${token}`);
+    expect(await once(client)).toEqual({ data: { posts: [{ id: expect.any(String) as unknown }] } });
+    expect((await fetch(`${ref.url}/api/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBeLessThan(300);
+    const refused = await once(client);
+    expect(refused).toEqual({ errors: [expect.objectContaining({ message: 'invalid or revoked token', extensions: { code: 'UNAUTHENTICATED' } })] });
+    expect(await once(client)).toEqual(refused); // the same connection answers the next operation the same way
+    const bogus = open('Bearer not-a-token-not-a-token-not-a-token');
+    expect(await once(bogus)).toEqual(refused);
+    await Promise.all([client.dispose(), bogus.dispose()]);
+    expect(closes.filter((code) => code !== 1000)).toEqual([]);
+  });
+
   it('a non-subscribable model has no subscription field', async () => {
     const res = await fetch(`${ref.url}/graphql`, {
       method: 'POST',

@@ -1,15 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { ExecutionResult } from 'graphql';
 import type * as GraphqlHttp from 'graphql-http';
 import type * as GraphqlSse from 'graphql-sse';
 import type * as GraphqlWsOverWs from 'graphql-ws/use/ws';
 import type * as Ws from 'ws';
 import type { RawData } from 'ws';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { GraphqlContext } from './build-schema.js';
 import { executeCompiled } from './compiled-execution.js';
 import { formatGraphqlError } from './error-mapping.js';
+import { GraphQLError } from './graphql-js.js';
 import type { GraphqlPipeline } from './pipeline.js';
 
 /** A neutral HTTP request for the GraphQL transports (the HTTP adapter converts its own to this). */
@@ -204,7 +206,17 @@ function webSocketTransport(
         const controller = new AbortController();
         operations(ctx).set(id, controller);
         const caller = { authorization: typeof param === 'string' ? param : request.headers.authorization, cookie: request.headers.cookie };
-        const prepared = pipeline.prepare(payload, await context(caller, controller.signal));
+        let resolved: GraphqlContext;
+        try {
+          resolved = await context(caller, controller.signal);
+        } catch (error) {
+          // The caller could not be resolved (a credential invalid, or revoked since the connection
+          // opened; the database down): that operation's error, with its code, as over HTTP a
+          // 401 or 503, rather than graphql-ws closing the connection as an internal error (4500).
+          if (error instanceof DomainError) return [formatGraphqlError(new GraphQLError(error.message, { originalError: error }))];
+          throw error;
+        }
+        const prepared = pipeline.prepare(payload, resolved);
         return Array.isArray(prepared) ? (prepared as GraphQLError[]) : (prepared as never);
       },
       onComplete: (ctx, id) => void operations(ctx).delete(id),
