@@ -6,7 +6,7 @@ import { bindFactory, bindValue, resolve, resolveOptional } from './typed-contai
 /** What the app collects from its plugins while they install (routes, middleware, checks, …). */
 export type BootHooks = Pick<
   PluginContext,
-  'route' | 'middleware' | 'addHealthCheck' | 'healthChecks' | 'advertise' | 'endpoints' | 'authenticate' | 'onListen' | 'onUpgrade' | 'identify' | 'isDraining' | 'onClose'
+  'route' | 'middleware' | 'addHealthCheck' | 'healthChecks' | 'advertise' | 'endpoints' | 'authenticate' | 'onListen' | 'onUpgrade' | 'identify' | 'watchCaller' | 'isDraining' | 'onClose'
 >;
 
 /**

@@ -103,6 +103,18 @@ export interface PluginContext {
    * DomainError('not_authenticated').
    */
   identify(caller: UpgradeCaller, backend?: AuthBackend): Promise<Identity>;
+  /**
+   * Watches what a long-lived stream's caller rests on (the bearer token or session `caller`
+   * carried, and the user): `ended` runs once when it is revoked (a logout, a new login replacing
+   * the session) or the user is deactivated or deleted, whether in this process or, with a
+   * cross-process event bus, in another. Returns the function that stops watching; call it when
+   * the stream ends. An anonymous caller is not watched.
+   *
+   * @example
+   * const stop = ctx.watchCaller({ authorization, cookie }, identity, () => socket.close(1008, 'credential revoked'));
+   * socket.once('close', stop);
+   */
+  watchCaller(caller: UpgradeCaller, identity: Identity, ended: () => void): () => void;
   /** Runs `fn` when the app closes, from the start of the drain, before the database closes (workers stopping). */
   onClose(fn: (graceMs: number) => Promise<void>): void;
 }

@@ -155,6 +155,51 @@ export interface WebSocketCaller {
   readonly cookie: string | undefined;
 }
 
+/** The last events of a GraphQL over SSE stream whose caller's credential was revoked (distinct connections mode). */
+const REVOKED_EVENTS =
+  `event: next\ndata: ${JSON.stringify({ errors: [{ message: 'credential revoked', extensions: { code: 'UNAUTHENTICATED' } }] })}\n\n` + 'event: complete\ndata:\n\n';
+
+/**
+ * A GraphQL over SSE stream that ends when its caller's credential is revoked (a logout, the user
+ * deactivated): the client gets one last `next` with an UNAUTHENTICATED error, then `complete`,
+ * and the operation underneath is returned (its subscription dropped). `watch` starts watching and
+ * returns the function that stops it, which runs whenever the stream ends.
+ */
+export function untilRevoked(stream: AsyncIterable<string>, watch: (ended: () => void) => () => void): AsyncIterable<string> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<string> {
+      const inner = stream[Symbol.asyncIterator]();
+      let revoke: () => void = () => undefined;
+      const revoked = new Promise<'revoked'>((resolve) => (revoke = () => resolve('revoked')));
+      const unwatch = watch(() => revoke());
+      let state: 'open' | 'revoked' | 'done' = 'open';
+      const finish = async (): Promise<IteratorResult<string>> => {
+        state = 'done';
+        unwatch();
+        await inner.return?.();
+        return { value: undefined, done: true };
+      };
+      return {
+        next: async () => {
+          if (state === 'done') return { value: undefined, done: true };
+          if (state === 'revoked') return finish();
+          const result = await Promise.race([inner.next(), revoked]);
+          if (result !== 'revoked') {
+            if (result.done) {
+              state = 'done';
+              unwatch();
+            }
+            return result;
+          }
+          state = 'revoked';
+          return { value: REVOKED_EVENTS, done: false };
+        },
+        return: finish,
+      };
+    },
+  };
+}
+
 /** A WebSocket transport without a server of its own: the app routes the upgrades of its path to `upgrade`. */
 export interface WebSocketTransport {
   /** Completes an upgrade request the app routed here. */
@@ -170,22 +215,39 @@ export interface WebSocketTransport {
 export function graphqlOverWebSocket(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
+  watch: WatchOperationCaller = () => () => undefined,
 ): WebSocketTransport {
   let transport: WebSocketTransport | undefined;
   return {
-    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context)).upgrade(req, socket, head),
+    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch)).upgrade(req, socket, head),
     close: async () => transport?.close(),
   };
+}
+
+/**
+ * Watches the credential an operation's caller was identified by: `ended` runs once it is revoked
+ * (a logout, the user deactivated); returns the function that stops watching.
+ */
+export type WatchOperationCaller = (caller: WebSocketCaller, identity: GraphqlContext['identity'], ended: () => void) => () => void;
+
+/** graphql-ws's close code for a connection whose credentials no longer hold (`CloseCode.Forbidden`). */
+const FORBIDDEN = 4403;
+
+/** A running operation: aborted when the client completes it or leaves; its caller's watch stopped when it ends. */
+interface Operation {
+  readonly controller: AbortController;
+  unwatch?: () => void;
 }
 
 function webSocketTransport(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
+  watch: WatchOperationCaller,
 ): WebSocketTransport {
   const { WebSocketServer } = require('ws') as typeof Ws;
   const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
   const wss = new WebSocketServer({ noServer: true });
-  const running = new WeakMap<object, Map<string, AbortController>>();
+  const running = new WeakMap<object, Map<string, Operation>>();
   const operations = (ctx: object) => {
     let map = running.get(ctx);
     if (!map) running.set(ctx, (map = new Map()));
@@ -197,14 +259,15 @@ function webSocketTransport(
       onConnect: (ctx) => {
         ctx.extra.socket.on('message', (data: RawData) => {
           const id = completedId(data);
-          if (id !== undefined) operations(ctx).get(id)?.abort(new Error('the client completed the operation'));
+          if (id !== undefined) operations(ctx).get(id)?.controller.abort(new Error('the client completed the operation'));
         });
       },
       onSubscribe: async (ctx, id, payload) => {
         const request = (ctx.extra as { request: IncomingMessage }).request;
         const param = (ctx.connectionParams as { authorization?: unknown } | undefined)?.authorization;
-        const controller = new AbortController();
-        operations(ctx).set(id, controller);
+        const operation: Operation = { controller: new AbortController() };
+        const controller = operation.controller;
+        operations(ctx).set(id, operation);
         const caller = { authorization: typeof param === 'string' ? param : request.headers.authorization, cookie: request.headers.cookie };
         let resolved: GraphqlContext;
         try {
@@ -217,11 +280,21 @@ function webSocketTransport(
           throw error;
         }
         const prepared = pipeline.prepare(payload, resolved);
-        return Array.isArray(prepared) ? (prepared as GraphQLError[]) : (prepared as never);
+        if (Array.isArray(prepared)) return prepared as GraphQLError[];
+        // A logout or a deactivation while the operation runs (a subscription) ends the connection:
+        // every operation on it was identified by the same connection parameters and cookie.
+        operation.unwatch = watch(caller, resolved.identity, () => ctx.extra.socket.close(FORBIDDEN, 'credential revoked'));
+        return prepared as never;
       },
-      onComplete: (ctx, id) => void operations(ctx).delete(id),
+      onComplete: (ctx, id) => {
+        operations(ctx).get(id)?.unwatch?.();
+        operations(ctx).delete(id);
+      },
       onClose: (ctx) => {
-        for (const controller of operations(ctx).values()) controller.abort(new Error('the client disconnected'));
+        for (const operation of operations(ctx).values()) {
+          operation.unwatch?.();
+          operation.controller.abort(new Error('the client disconnected'));
+        }
         running.delete(ctx);
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),

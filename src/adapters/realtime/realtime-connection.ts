@@ -20,7 +20,7 @@ export function encodedOnce(encode: (message: ChannelMessage) => string): (messa
 }
 
 /** Why the server ends a connection. */
-export type DisconnectReason = 'slow consumer' | 'server shutting down' | 'heartbeat timeout';
+export type DisconnectReason = 'slow consumer' | 'server shutting down' | 'heartbeat timeout' | 'credential revoked';
 
 /** How the hub writes to one client, whatever the transport (SSE response, WebSocket). */
 export interface ConnectionSink {

@@ -15,6 +15,8 @@ export interface SseRequest {
   /** True while the app drains: new streams are refused (503). */
   readonly draining: boolean;
   identity(): Promise<Identity>;
+  /** Watches the caller's credential: `ended` runs once it is revoked; returns the function that stops watching. */
+  watch?(identity: Identity, ended: () => void): () => void;
 }
 
 /** A 200 event stream. */
@@ -50,7 +52,12 @@ export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promis
     stream.destroy();
     throw new DomainError('throttled', `too many open realtime connections (at most ${hub.limits.maxConnectionsPerCaller} per caller)`);
   }
-  stream.once('close', () => connection.released());
+  // A logout or a deactivation after the stream opened ends it (`event: disconnect`, reason `credential revoked`).
+  const unwatch = req.watch?.(identity, () => connection.close('credential revoked'));
+  stream.once('close', () => {
+    unwatch?.();
+    connection.released();
+  });
   connection.push(': connected\n\n');
   hub.subscribe(connection, channel, lastEventId);
   return {

@@ -10,11 +10,17 @@ import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
 
 /** Close codes: 1001 going away (shutdown), 1008 policy violation (slow consumer), 1013 try again later (too many connections). */
-const CLOSE_CODES: Readonly<Record<DisconnectReason, number>> = { 'server shutting down': 1001, 'slow consumer': 1008, 'heartbeat timeout': 1011 };
+const CLOSE_CODES: Readonly<Record<DisconnectReason, number>> = { 'server shutting down': 1001, 'slow consumer': 1008, 'heartbeat timeout': 1011, 'credential revoked': 1008 };
 const TOO_MANY = 1013;
 /** How long a closing socket may take to complete the close handshake before it is cut. */
 const CLOSE_GRACE_MS = 2000;
 const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/**
+ * Watches the credential a connection was opened with: `ended` runs once it is revoked (logout) or
+ * its user deactivated; the returned function stops watching.
+ */
+export type WatchCaller = (req: IncomingMessage, identity: Identity, ended: () => void) => () => void;
 
 /** A WebSocket transport without a server of its own: the app routes the upgrades of its path to `upgrade`. */
 export interface RealtimeWebSocket {
@@ -33,14 +39,15 @@ export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' 
  * `gap` (`channel`, `lastEventId`, `reason`) and `error` (`channel`?, `code`, `message`). The caller is
  * identified once, from the upgrade request; a present but invalid bearer token is refused 401.
  */
-export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: IncomingMessage) => Promise<Identity>): RealtimeWebSocket {
+export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: IncomingMessage) => Promise<Identity>, watch: WatchCaller = () => () => undefined): RealtimeWebSocket {
   let wss: WebSocketServer | undefined;
   // ws is loaded with the first upgrade: an app nobody has opened a socket to holds none of it.
   const server = () => (wss ??= new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }));
   return {
     upgrade: (req, socket, head) => {
       identify(req).then(
-        (identity) => server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown')),
+        (identity) =>
+          server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
         (error: unknown) => refuse(socket, error instanceof DomainError && error.code === 'not_authenticated' ? '401 Unauthorized' : '500 Internal Server Error'),
       );
     },
@@ -61,10 +68,15 @@ function refuse(socket: Duplex, status: string): void {
 }
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
-function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string): void {
+function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {
   const connection = hub.connect(callerKey(identity, ip), wsSink(ws));
   if (!connection) return ws.close(TOO_MANY, `too many connections (at most ${hub.limits.maxConnectionsPerCaller} per caller)`);
-  ws.once('close', () => connection.released());
+  // The caller was identified at the upgrade: a logout or a deactivation since then ends the socket.
+  const unwatch = watch(() => connection.close('credential revoked'));
+  ws.once('close', () => {
+    unwatch();
+    connection.released();
+  });
   ws.on('error', () => ws.terminate());
   let queue: Promise<void> = Promise.resolve();
   ws.on('message', (data: RawData, isBinary: boolean) => {

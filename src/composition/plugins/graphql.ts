@@ -4,13 +4,14 @@ import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/auth
 import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
 import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
-import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
+import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
 import type { Identity } from '../../domain/auth/identity.js';
+import { callerOf } from '../upgrade-identity.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -141,10 +142,15 @@ export class GraphqlPlugin implements Plugin {
         body: 'json',
         handler: async (req) => {
           const res = await serve(neutral(req));
-          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(res.body);
+          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(await watched(req, res.body));
           return { status: res.status, body, headers: res.headers, ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}) };
         },
       });
+    // A stream (a subscription over SSE) ends when the credential its caller was identified by is revoked.
+    const watched = async (req: HttpRequest, stream: AsyncIterable<string>): Promise<AsyncIterable<string>> => {
+      const identity = await req.identity(this.backend);
+      return identity.isAuthenticated ? untilRevoked(stream, (ended) => ctx.watchCaller(callerOf(req.headers), identity, ended)) : stream;
+    };
     route(this.path, graphqlOverHttp(pipeline));
     if (this.explorer ?? !ctx.production) {
       for (const r of graphiqlRoutes(this.path)) ctx.route(r);
@@ -155,7 +161,11 @@ export class GraphqlPlugin implements Plugin {
     route(`${this.path}/sse`, graphqlOverSse(pipeline));
     ctx.advertise({ group: 'graphql', name: 'graphql-sse', method: 'POST', path: `${this.path}/sse`, label: 'GraphQL over SSE' });
     // Sessions and bearer tokens when sessions() and auth() are mounted (ctx.identify reads them per connection).
-    const ws = graphqlOverWebSocket(pipeline, async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), () => signal, signal));
+    const ws = graphqlOverWebSocket(
+      pipeline,
+      async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), () => signal, signal),
+      (caller, identity, ended) => ctx.watchCaller(caller, identity, ended),
+    );
     ctx.onUpgrade(`${this.path}/ws`, ws.upgrade);
     ctx.onListen(() => ws.close);
     ctx.advertise({ group: 'graphql', name: 'graphql-ws', method: 'GET', path: `${this.path}/ws`, label: 'GraphQL over WebSocket' });

@@ -4,6 +4,7 @@ import { openEventStream } from '../../adapters/realtime/sse-endpoint.js';
 import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS, type Token } from '../tokens.js';
+import { callerOf } from '../upgrade-identity.js';
 
 /** Options of `realtime()`; every bound is per process. */
 export interface RealtimeOptions {
@@ -82,9 +83,14 @@ export class RealtimePlugin implements Plugin {
           ip: req.ip,
           draining: ctx.isDraining(),
           identity: () => req.identity(),
+          watch: (identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
         }),
     });
-    const ws = realtimeOverWebSocket(hub, (req) => ctx.identify({ authorization: req.headers.authorization, cookie: req.headers.cookie }));
+    const ws = realtimeOverWebSocket(
+      hub,
+      (req) => ctx.identify(callerOf(req.headers)),
+      (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
+    );
     ctx.onUpgrade(`${path}/ws`, ws.upgrade);
     ctx.onListen(() => async () => {
       hub.closeAll('server shutting down');
