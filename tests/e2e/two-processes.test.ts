@@ -119,6 +119,15 @@ function acrossProcesses(bus: 'postgresql' | 'redis'): void {
     expect(Date.now() - loggedOut).toBeLessThan(2_500);
   });
 
+  it('a logout on B ends a realtime socket opened on A with that token (1008 credential revoked)', async () => {
+    const authorization = await bearer(a.url);
+    const ws = await RealtimeSocket.open(`${a.url.replace('http://', 'ws://')}/realtime/ws`, { authorization });
+    expect(await ws.subscribe('chat/1')).toEqual({ type: 'subscribed', channel: 'chat/1' });
+    expect((await fetch(`${b.url}/api/auth/logout`, { method: 'POST', headers: { authorization } })).status).toBeLessThan(300);
+    const closed = await Promise.race([ws.closed, new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5000))]);
+    expect(closed).toEqual({ code: 1008, reason: 'credential revoked' });
+  });
+
   it('an unauthorized channel subscription on A is refused over both transports', async () => {
     const refused = await fetch(`${a.url}/realtime/events?channel=chat/1`, { headers: { accept: 'text/event-stream' } });
     expect(refused.status).toBe(401);
