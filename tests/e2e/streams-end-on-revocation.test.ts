@@ -99,6 +99,27 @@ describe('streams end when their credential is revoked', () => {
     expect(await stream.next()).toBeNull();
   });
 
+  it('SPEC "GraphQL subscription": a caller demoted after subscribing keeps receiving, with the gate it passed, until reconnect', async () => {
+    const authorization = await login('staff');
+    const [staff] = await ref.app.store.find('auth_user', { where: { column: 'username', op: 'eq', value: 'staff' }, limit: 1 });
+    const closes: number[] = [];
+    const client = createWsClient({ url: wsUrl('/graphql/ws'), webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, connectionParams: { authorization }, on: { closed: (e) => void closes.push((e as { code: number }).code) } });
+    const received = new Promise<unknown>((resolve) => {
+      client.subscribe({ query: 'subscription { postChanged(id: "4") { score } }' }, { next: (v) => resolve(v.data), error: resolve, complete: () => undefined });
+    });
+    await settle();
+    await ref.app.store.update('auth_user', staff?.id ?? null, { is_staff: false });
+    try {
+      await ref.app.store.update('post', 4, { title: 'seen after the demotion' });
+      // score is for staff only: the running subscription keeps the identity it was established with.
+      expect(await within(received, 'the demoted subscription')).toEqual({ postChanged: { score: 42 } });
+      expect(closes).toEqual([]);
+    } finally {
+      await ref.app.store.update('auth_user', staff?.id ?? null, { is_staff: true });
+      await client.dispose();
+    }
+  });
+
   it('an anonymous stream is not affected, and a deactivated user loses every stream', async () => {
     const anonymous = await SseStream.open(`${ref.url}/realtime/events?channel=news`);
     const authorization = await login('staff');

@@ -163,7 +163,9 @@ const REVOKED_EVENTS =
  * A GraphQL over SSE stream that ends when its caller's credential is revoked (a logout, the user
  * deactivated): the client gets one last `next` with an UNAUTHENTICATED error, then `complete`,
  * and the operation underneath is returned (its subscription dropped). `watch` starts watching and
- * returns the function that stops it, which runs whenever the stream ends.
+ * returns the function that stops it, which runs whenever the stream ends. An iterator, not an
+ * async generator: a generator waiting for the next event would queue the `return()` of a client
+ * that left until an event came, keeping a quiet subscription alive.
  */
 export function untilRevoked(stream: AsyncIterable<string>, watch: (ended: () => void) => () => void): AsyncIterable<string> {
   return {
