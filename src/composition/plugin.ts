@@ -106,9 +106,10 @@ export interface PluginContext {
   /**
    * Watches what a long-lived stream's caller rests on (the bearer token or session `caller`
    * carried, and the user): `ended` runs once when it is revoked (a logout, a new login replacing
-   * the session) or the user is deactivated or deleted, whether in this process or, with a
-   * cross-process event bus, in another. Returns the function that stops watching; call it when
-   * the stream ends. An anonymous caller is not watched.
+   * the session), the session expires, or the user is deactivated or deleted, whether in this
+   * process or, with a cross-process event bus, in another; a revocation made while the stream was
+   * being identified counts too. Returns the function that stops watching; call it when the stream
+   * ends. An anonymous caller is not watched.
    *
    * @example
    * const stop = ctx.watchCaller({ authorization, cookie }, identity, () => socket.close(1008, 'credential revoked'));

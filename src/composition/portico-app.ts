@@ -22,8 +22,8 @@ import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
-import { credentialKeys, identifyUpgrade } from './upgrade-identity.js';
-import { CredentialWatch } from '../application/auth/credential-watch.js';
+import { identifyUpgrade } from './upgrade-identity.js';
+import { callerWatch } from './caller-watch.js';
 import { UpgradeRouter } from './upgrade-router.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
@@ -80,7 +80,6 @@ export class PorticoApp {
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
   /** Ends streams whose credential is revoked: made when the first authenticated stream opens. */
-  private credentials?: CredentialWatch;
   private readonly upgrades = new UpgradeRouter(() => this.draining);
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
@@ -209,12 +208,13 @@ export class PorticoApp {
       onUpgrade: (path, handler) => this.upgrades.add(path, handler),
       identify: (caller, backend) =>
         identifyUpgrade(backend ?? this.authBackend, caller, { sessions: resolveOptional(container, TOKENS.Sessions), tokens: resolveOptional(container, TOKENS.BearerTokens) }),
-      watchCaller: (caller, identity, ended) => {
-        const keys = credentialKeys(identity, caller);
-        if (keys.length === 0) return () => undefined;
-        this.credentials ??= new CredentialWatch(resolve(container, TOKENS.Events));
-        return this.credentials.watch(keys, ended);
-      },
+      watchCaller: callerWatch({
+        events: () => resolve(container, TOKENS.Events),
+        sessions: () => resolveOptional(container, TOKENS.Sessions),
+        tokens: () => resolveOptional(container, TOKENS.BearerTokens),
+        clock: resolve(container, TOKENS.Clock),
+        logger: this.logger,
+      }),
       onClose: (fn) => void this.closeHooks.push(fn),
       isDraining: () => this.draining,
       route: (def) => void routes.push(def),

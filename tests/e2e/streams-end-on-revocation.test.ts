@@ -2,6 +2,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { hashToken } from '../../src/application/auth/secrets.js';
 import { HttpClient } from '../support/http-client.js';
 import { RealtimeSocket, SseStream } from '../support/realtime-clients.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
@@ -10,7 +11,8 @@ import { startReference, type RunningReference } from '../support/reference-serv
  * A stream checks its caller when it opens; these check that it learns when that no longer holds:
  * a logout (bearer token or session), or the user deactivated, ends the GraphQL subscriptions over
  * WebSocket and SSE and the realtime channels over WebSocket and SSE opened with it, and nothing
- * else. Each case fails when the transport does not watch its caller (the stream stays open).
+ * else; so does a session that expires while the stream is open. Each case fails when the
+ * transport does not watch its caller (the stream stays open).
  */
 describe('streams end when their credential is revoked', () => {
   let ref: RunningReference;
@@ -96,6 +98,19 @@ describe('streams end when their credential is revoked', () => {
     await settle();
     expect((await browser.form('/auth/logout', {}, { csrf: await browser.csrf('/') })).status).toBe(303);
     expect(await stream.next()).toEqual({ event: 'disconnect', id: undefined, data: JSON.stringify({ reason: 'credential revoked' }) });
+    expect(await stream.next()).toBeNull();
+  });
+
+  it('realtime over SSE with the session cookie: the session expiring while the stream is open ends it (disconnect, credential revoked)', async () => {
+    const browser = new HttpClient(ref.url);
+    await browser.form('/auth/login', { username: 'bob', password: 'bob-password-1' });
+    const token = browser.cookies.get('portico_session') as string;
+    const [session] = await ref.app.store.find('session', { where: { column: 'token_hash', op: 'eq', value: hashToken(token) }, limit: 1 });
+    // A session near the end of its lifetime: it still identifies the stream when it opens.
+    await ref.app.store.update('session', session?.id ?? null, { expires_at: new Date(Date.now() + 1500) });
+    const stream = await SseStream.open(`${ref.url}/realtime/events?channel=chat/1`, { cookie: `portico_session=${token}` });
+    expect(stream.response.status).toBe(200);
+    expect(await within(stream.next(), 'the realtime SSE stream')).toEqual({ event: 'disconnect', id: undefined, data: JSON.stringify({ reason: 'credential revoked' }) });
     expect(await stream.next()).toBeNull();
   });
 
