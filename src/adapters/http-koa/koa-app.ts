@@ -88,7 +88,15 @@ function earlyRoutes(router: Router, routes: readonly RouteDef[]): Koa.Middlewar
   const serve = routerMiddleware(router);
   if (routes.some((route) => /[:*(]/.test(route.path))) return serve;
   const paths = new Set(routes.map((route) => fixedPathKey(route.path)));
-  return (ctx, next) => (paths.has(fixedPathKey(ctx.path)) ? serve(ctx, next) : next());
+  const seconds = paths.has('') ? undefined : new Set([...paths].map((key) => key.charCodeAt(1)));
+  return (ctx, next) => {
+    const path = ctx.path;
+    // Most paths are told apart by their second character (ASCII, lower-cased) without making the
+    // key. Not when an early route is the root, which '/', '//', … reach.
+    const second = path.charCodeAt(1);
+    if (seconds && path.charCodeAt(0) === 0x2f && second < 0x80 && !seconds.has(second >= 0x41 && second <= 0x5a ? second + 0x20 : second)) return next();
+    return paths.has(fixedPathKey(path)) ? serve(ctx, next) : next();
+  };
 }
 
 function fixedPathKey(path: string): string {
