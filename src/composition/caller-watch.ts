@@ -1,4 +1,5 @@
 import { CredentialWatch } from '../application/auth/credential-watch.js';
+import { hashToken } from '../application/auth/secrets.js';
 import type { SessionManager } from '../application/auth/session-manager.js';
 import type { TokenManager } from '../application/auth/token-manager.js';
 import { bearerToken } from '../adapters/http-koa/authentication.js';
@@ -9,7 +10,7 @@ import type { Row } from '../domain/model/types.js';
 import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
-import { credentialKeys, type UpgradeCaller } from './upgrade-identity.js';
+import type { UpgradeCaller } from './upgrade-identity.js';
 
 /**
  * What a stream's watch reads: the committed signals, and the credentials' own rows. The services
@@ -42,8 +43,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function callerWatch(deps: CallerWatchDeps): WatchCaller {
   let credentials: CredentialWatch | undefined;
   return (caller, identity, ended) => {
-    const keys = credentialKeys(identity, caller);
-    if (keys.length === 0) return () => undefined;
+    if (!identity.isAuthenticated) return () => undefined;
+    const credential = credentialOf(identity, caller);
     credentials ??= new CredentialWatch(deps.events());
     let live = true;
     let timer: NodeJS.Timeout | undefined;
@@ -58,6 +59,7 @@ export function callerWatch(deps: CallerWatchDeps): WatchCaller {
       stop();
       ended();
     };
+    const keys = [`user:${String(identity.id)}`, ...(credential ? [`${credential.via}:${hashToken(credential.token)}`] : [])];
     const stopSignals = credentials.watch(keys, end);
     const armAt = (expiry: Date): void => {
       if (!live) return;
@@ -66,33 +68,44 @@ export function callerWatch(deps: CallerWatchDeps): WatchCaller {
       timer = setTimeout(() => (delay > MAX_TIMER_MS ? armAt(expiry) : end()), Math.min(delay, MAX_TIMER_MS));
       timer.unref();
     };
-    holdsUntil(caller, identity, deps).then(
-      (until) => {
-        if (until === null) end();
-        else if (until) armAt(until);
-      },
-      (err: unknown) => deps.logger.warn({ err }, 'a stream\'s credential could not be read again; its revocation signals still end it'),
-    );
+    if (credential) {
+      holdsUntil(credential, identity, deps).then(
+        (until) => {
+          if (until === null) end();
+          else if (until) armAt(until);
+        },
+        (err: unknown) => deps.logger.warn({ err }, 'a stream\'s credential could not be read again; its revocation signals still end it'),
+      );
+    }
     return stop;
   };
 }
 
+/** The bearer token or session token an authenticated caller was identified by, when the caller carries it. */
+interface Credential {
+  readonly via: 'bearer' | 'session';
+  readonly token: string;
+}
+
+function credentialOf(identity: Identity, caller: UpgradeCaller): Credential | undefined {
+  const token = identity.via === 'bearer' ? bearerToken(caller.authorization) : identity.via === 'session' ? cookieValue(caller.cookie, SESSION_COOKIE) : undefined;
+  return token && identity.via !== 'anonymous' ? { via: identity.via, token } : undefined;
+}
+
 /**
- * Whether the credential `identity` was resolved by still holds: null when not (the token or
- * session gone, the user inactive or another), else when it expires (undefined: it does not).
+ * Whether `credential` still holds for `identity`: null when not (the token or session gone, the
+ * user inactive or another), else when it expires (undefined: it does not).
  */
-async function holdsUntil(caller: UpgradeCaller, identity: Identity, deps: CallerWatchDeps): Promise<Date | null | undefined> {
+async function holdsUntil(credential: Credential, identity: Identity, deps: CallerWatchDeps): Promise<Date | null | undefined> {
   const sameUser = (user: Row | null): boolean => user !== null && user.is_active === true && String(user.id) === String(identity.id);
-  if (identity.via === 'bearer') {
-    const token = bearerToken(caller.authorization);
+  if (credential.via === 'bearer') {
     const tokens = deps.tokens();
-    if (!token || !tokens) return undefined;
-    return sameUser(await tokens.resolve(token)) ? undefined : null;
+    if (!tokens) return undefined;
+    return sameUser(await tokens.resolve(credential.token)) ? undefined : null;
   }
-  const token = cookieValue(caller.cookie, SESSION_COOKIE);
   const sessions = deps.sessions();
-  if (identity.via !== 'session' || !token || !sessions) return undefined;
-  const record = await sessions.load(token);
+  if (!sessions) return undefined;
+  const record = await sessions.load(credential.token);
   if (!record) return null;
   return sameUser(await sessions.user(record)) ? record.expiresAt : null;
 }

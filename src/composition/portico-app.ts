@@ -79,7 +79,6 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
-  /** Ends streams whose credential is revoked: made when the first authenticated stream opens. */
   private readonly upgrades = new UpgradeRouter(() => this.draining);
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 

@@ -1,8 +1,6 @@
 import type { SessionManager } from '../application/auth/session-manager.js';
-import type { CredentialKeys } from '../application/auth/credential-watch.js';
-import { hashToken } from '../application/auth/secrets.js';
 import type { TokenManager } from '../application/auth/token-manager.js';
-import { bearerToken, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
+import { resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { cookieValue } from '../adapters/http-koa/cookies.js';
 import type { SessionHandle } from '../adapters/http-koa/http-route.js';
 import { SESSION_COOKIE } from '../adapters/http-koa/session-middleware.js';
@@ -46,23 +44,6 @@ function readOnlySession(sessions: SessionManager | undefined, cookieHeader: str
     login: unavailable,
     logout: unavailable,
   };
-}
-
-/**
- * What `identity`, resolved from `caller`, rests on (CredentialWatch's keys): its user, and the
- * bearer token or the session it was identified by. None for an anonymous caller.
- */
-export function credentialKeys(identity: Identity, caller: UpgradeCaller): CredentialKeys {
-  if (!identity.isAuthenticated) return [];
-  const keys = [`user:${String(identity.id)}`];
-  if (identity.via === 'bearer') {
-    const token = bearerToken(caller.authorization);
-    if (token) keys.push(`bearer:${hashToken(token)}`);
-  } else if (identity.via === 'session') {
-    const token = cookieValue(caller.cookie, SESSION_COOKIE);
-    if (token) keys.push(`session:${hashToken(token)}`);
-  }
-  return keys;
 }
 
 /** The caller of a route's request, as an upgrade's (its `Authorization` and `Cookie` headers). */

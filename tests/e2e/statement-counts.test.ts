@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient } from '../support/http-client.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
@@ -106,6 +107,25 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     const answer = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { ...bearer(), ...json }, body: nested });
     const post = ((await answer.json()) as { data: { authors: { posts: { title: string; comments: { body: string }[] }[] }[] } }).data.authors[0]?.posts[0];
     expect(post?.comments.length).toBeGreaterThan(0);
+  });
+
+  it('GraphQL over SSE with a session cookie: a query reads the session once (only a subscription is watched, and reads it again)', async () => {
+    const browser = new HttpClient(ref.url);
+    await browser.form('/auth/login', { username: 'alice', password: 'alice-password-1' });
+    const cookie = `portico_session=${browser.cookies.get('portico_session') as string}`;
+    const sessionReads = () => statements.filter((s) => /from [`"]session[`"]/.test(s)).length;
+    const headers = { ...json, accept: 'text/event-stream', cookie };
+    await counted(() => fetch(`${ref.url}/graphql/sse`, { method: 'POST', headers, body: JSON.stringify({ query: '{ posts(limit: 1) { id } }' }) }), 200);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // a watch's read would have landed
+    expect(sessionReads()).toBe(1);
+    // A subscription reads it again once its watch listens (a logout in between would end it).
+    statements.length = 0;
+    const controller = new AbortController();
+    const res = await fetch(`${ref.url}/graphql/sse`, { method: 'POST', headers, body: JSON.stringify({ query: 'subscription { postChanged(id: "1") { id } }' }), signal: controller.signal });
+    expect(res.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sessionReads()).toBe(2);
+    controller.abort();
   });
 
   it('JSON login: the user, then last_login and the token as one atomic write (one round trip on PostgreSQL)', async () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionArgs, ExecutionResult } from 'graphql';
 import type * as GraphqlHttp from 'graphql-http';
 import type * as GraphqlSse from 'graphql-sse';
 import type * as GraphqlWsOverWs from 'graphql-ws/use/ws';
@@ -29,6 +29,17 @@ export interface GraphqlHttpResponse {
   readonly status: number;
   readonly body: string | AsyncIterable<string> | null;
   readonly headers: Readonly<Record<string, string>>;
+  /** True when the body streams a subscription's events (a long-lived stream), not one result. */
+  readonly subscription?: boolean;
+}
+
+/** Whether the operation `args` executes is a subscription (the pipeline checked there is one to run). */
+function isSubscription(args: ExecutionArgs): boolean {
+  const name = args.operationName;
+  for (const definition of args.document.definitions) {
+    if (definition.kind === 'OperationDefinition' && (!name || definition.name?.value === name)) return definition.operation === 'subscription';
+  }
+  return false;
 }
 
 /**
@@ -128,12 +139,16 @@ export function graphqlOverSse(pipeline: GraphqlPipeline): (req: GraphqlHttpRequ
 
 function sseTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
   const { createHandler } = require('graphql-sse') as typeof GraphqlSse;
+  const subscriptions = new WeakSet<GraphqlHttpRequest>();
   const handler = createHandler<GraphqlHttpRequest, undefined, GraphqlContext>({
     schema: pipeline.schema,
     validate: () => [], // the pipeline validated already
     onSubscribe: async (req, params) => {
       const prepared = pipeline.prepare(params, await req.raw.context());
-      if (!Array.isArray(prepared)) return prepared as never;
+      if (!Array.isArray(prepared)) {
+        if (isSubscription(prepared as ExecutionArgs)) subscriptions.add(req.raw);
+        return prepared as never;
+      }
       const errors = prepared as readonly GraphQLError[];
       // graphql-sse takes a bare { errors } for execution arguments (its results carry `data`): stream it as one result.
       if (req.headers.get('accept') === 'text/event-stream') return (async function* () {
@@ -145,7 +160,7 @@ function sseTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => P
   });
   return async (req) => {
     const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
-    return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers) };
+    return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers), subscription: subscriptions.has(req) };
   };
 }
 
@@ -283,9 +298,12 @@ function webSocketTransport(
         }
         const prepared = pipeline.prepare(payload, resolved);
         if (Array.isArray(prepared)) return prepared as GraphQLError[];
-        // A logout or a deactivation while the operation runs (a subscription) ends the connection:
-        // every operation on it was identified by the same connection parameters and cookie.
-        operation.unwatch = watch(caller, resolved.identity, () => ctx.extra.socket.close(FORBIDDEN, 'credential revoked'));
+        // A logout or a deactivation while a subscription runs ends the connection: every operation
+        // on it was identified by the same connection parameters and cookie. A query or mutation
+        // answers at once and is not watched.
+        if (isSubscription(prepared as ExecutionArgs)) {
+          operation.unwatch = watch(caller, resolved.identity, () => ctx.extra.socket.close(FORBIDDEN, 'credential revoked'));
+        }
         return prepared as never;
       },
       onComplete: (ctx, id) => {

@@ -142,11 +142,11 @@ export class GraphqlPlugin implements Plugin {
         body: 'json',
         handler: async (req) => {
           const res = await serve(neutral(req));
-          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(await watched(req, res.body));
+          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(res.subscription ? await watched(req, res.body) : res.body);
           return { status: res.status, body, headers: res.headers, ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}) };
         },
       });
-    // A stream (a subscription over SSE) ends when the credential its caller was identified by is revoked.
+    // A subscription over SSE ends when the credential its caller was identified by is revoked.
     const watched = async (req: HttpRequest, stream: AsyncIterable<string>): Promise<AsyncIterable<string>> => {
       const identity = await req.identity(this.backend);
       return identity.isAuthenticated ? untilRevoked(stream, (ended) => ctx.watchCaller(callerOf(req.headers), identity, ended)) : stream;
