@@ -48,7 +48,7 @@ export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: Incoming
       identify(req).then(
         (identity) =>
           server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
-        (error: unknown) => refuse(socket, error instanceof DomainError && error.code === 'not_authenticated' ? '401 Unauthorized' : '500 Internal Server Error'),
+        (error: unknown) => refuse(socket, refusal(error)),
       );
     },
     close: async () => {
@@ -60,6 +60,13 @@ export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: Incoming
       await new Promise<void>((resolve) => current.close(() => resolve()));
     },
   };
+}
+
+/** The status an upgrade whose caller could not be identified is refused with: 401, 503 while the database is out, else 500. */
+function refusal(error: unknown): string {
+  if (!(error instanceof DomainError)) return '500 Internal Server Error';
+  if (error.code === 'not_authenticated') return '401 Unauthorized';
+  return error.code === 'database_unavailable' ? '503 Service Unavailable' : '500 Internal Server Error';
 }
 
 function refuse(socket: Duplex, status: string): void {
