@@ -1,4 +1,6 @@
+import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { HttpClient } from '../support/http-client.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
@@ -126,6 +128,35 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(sessionReads()).toBe(2);
     controller.abort();
+  });
+
+  it('GraphQL over WebSocket with a session cookie: a query reads the session once; a subscription reads it again once watched', async () => {
+    const browser = new HttpClient(ref.url);
+    await browser.form('/auth/login', { username: 'alice', password: 'alice-password-1' });
+    const cookie = `portico_session=${browser.cookies.get('portico_session') as string}`;
+    const sessionReads = () => statements.filter((s) => /from [`"]session[`"]/.test(s)).length;
+    // The browser's cookie rides on the upgrade request, as a page's socket would send it.
+    class CookieSocket extends WebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie } });
+      }
+    }
+    const client = createWsClient({ url: `${ref.url.replace(/^http/, 'ws')}/graphql/ws`, webSocketImpl: CookieSocket, retryAttempts: 0, lazy: true });
+    try {
+      statements.length = 0;
+      const answers = client.iterate({ query: '{ posts(limit: 1) { id } }' });
+      const first = await answers.next();
+      expect((first.value as { data?: { posts: unknown[] } }).data?.posts).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a watch's read would have landed
+      expect(sessionReads()).toBe(1);
+      statements.length = 0;
+      const unsubscribe = client.subscribe({ query: 'subscription { postChanged(id: "1") { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(sessionReads()).toBe(2);
+      unsubscribe();
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('JSON login: the user, then last_login and the token as one atomic write (one round trip on PostgreSQL)', async () => {
