@@ -35,10 +35,7 @@ function readOnlySession(sessions: SessionManager | undefined, cookieHeader: str
     throw new Error('sessions are read-only over WebSocket');
   };
   return {
-    user: async () => {
-      const record = await sessions.load(token);
-      return record ? sessions.user(record) : null;
-    },
+    user: () => sessions.userOf(token),
     flash: unavailable,
     takeFlash: async () => [],
     login: unavailable,

@@ -46,6 +46,17 @@ function statementCounts(backend: 'sqlite' | 'postgresql'): void {
     expect(await counted(() => fetch(`${ref.url}/api/post/1`, { headers: bearer(cold) }), 200)).toHaveLength(1);
   });
 
+  it('REST detail with a session cookie: the session\'s user in one statement, then the row (2 in all)', async () => {
+    const browser = new HttpClient(ref.url);
+    await browser.form('/auth/login', { username: 'alice', password: 'alice-password-1' });
+    const cookie = `portico_session=${browser.cookies.get('portico_session') as string}`;
+    const sent = await counted(() => fetch(`${ref.url}/api/post/1`, { headers: { cookie } }), 200);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/from [`"]auth_user[`"].*from [`"]session[`"]/);
+    // A session that expired or was logged out identifies no one, in the same one statement.
+    expect(await counted(() => fetch(`${ref.url}/api/post/1`, { headers: { cookie: 'portico_session=' + 'x'.repeat(43) } }), 401)).toHaveLength(1);
+  });
+
   it('REST list: count and page, 2 statements', async () => {
     await fetch(`${ref.url}/api/post/1`, { headers: bearer() });
     expect(await counted(() => fetch(`${ref.url}/api/post/?limit=50`, { headers: bearer() }), 200)).toHaveLength(2);

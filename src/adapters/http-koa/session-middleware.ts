@@ -42,9 +42,13 @@ class RequestSession implements SessionHandle {
     private readonly cookie: CookieFlags,
   ) {}
 
+  /** The session's active user: one statement when the session was not read yet (its user through its key), else the user's. */
   async user(): Promise<Row | null> {
-    const r = await this.load();
-    return r ? this.sessions.user(r) : null;
+    if (this.record === undefined) {
+      const token = readCookie(this.ctx, SESSION_COOKIE);
+      return token ? this.sessions.userOf(token) : null;
+    }
+    return this.record ? this.sessions.user(this.record) : null;
   }
 
   async flash(message: FlashMessage): Promise<void> {
