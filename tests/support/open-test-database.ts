@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { parseDatabaseUrl } from '../../src/adapters/persistence/database-url.js';
 import { openDatabase, type Database } from '../../src/adapters/persistence/open-database.js';
@@ -46,4 +47,17 @@ export async function openTestDatabase(backend: Backend): Promise<TestDatabase> 
       await pg?.drop();
     },
   };
+}
+
+/**
+ * For a test file: opens a database like `openTestDatabase`, closed (and its PostgreSQL schema
+ * dropped) after the test that opened it.
+ */
+export function databasePerTest(): (backend: Backend) => Promise<TestDatabase> {
+  let open: TestDatabase | undefined;
+  afterEach(async () => {
+    await open?.close();
+    open = undefined;
+  });
+  return async (backend) => (open = await openTestDatabase(backend));
 }

@@ -1,25 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionManager } from '../../../src/application/auth/session-manager.js';
 import { TokenManager } from '../../../src/application/auth/token-manager.js';
 import { callerWatch } from '../../../src/composition/caller-watch.js';
 import type { Identity } from '../../../src/domain/auth/identity.js';
 import type { Row } from '../../../src/domain/model/types.js';
 import { SeededRandom } from '../../../src/testing.js';
-import { openTestDatabase, type Backend, type TestDatabase } from '../../support/open-test-database.js';
+import { databasePerTest, type Backend } from '../../support/open-test-database.js';
 import { postgresAvailable } from '../../support/postgres.js';
 
 const pg = await postgresAvailable();
 
-let t: TestDatabase | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openDatabase = databasePerTest();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function setup(backend: Backend) {
-  t = await openTestDatabase(backend);
+  const t = await openDatabase(backend);
   const db = t;
   const alice = await db.db.store.insert('auth_user', { username: 'alice', email: 'a@x.io', password_hash: 'x' });
   const tokens = new TokenManager(db.db.store, new SeededRandom(5), db.clock, {}, db.events);
@@ -129,7 +125,7 @@ describe.skipIf(!pg)('callerWatch (PostgreSQL)', () => watchesTheCaller('postgre
 
 describe('callerWatch when the credential cannot be read again', () => {
   it('logs a warning and leaves the stream to the revocation signals', async () => {
-    t = await openTestDatabase('memory');
+    const t = await openDatabase('memory');
     const db = t;
     const warnings: unknown[] = [];
     const logger = { debug: () => undefined, info: () => undefined, warn: (obj: object) => void warnings.push(obj), error: () => undefined };

@@ -1,22 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CredentialWatch } from '../../../../src/application/auth/credential-watch.js';
 import { hashToken } from '../../../../src/application/auth/secrets.js';
 import { SessionManager } from '../../../../src/application/auth/session-manager.js';
 import { TokenManager } from '../../../../src/application/auth/token-manager.js';
 import { SeededRandom } from '../../../../src/testing.js';
-import { openTestDatabase, type Backend, type TestDatabase } from '../../../support/open-test-database.js';
+import { databasePerTest, type Backend } from '../../../support/open-test-database.js';
 import { postgresAvailable } from '../../../support/postgres.js';
 
 const pg = await postgresAvailable();
 
-let t: TestDatabase | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openDatabase = databasePerTest();
 
 async function setup(backend: Backend) {
-  t = await openTestDatabase(backend);
+  const t = await openDatabase(backend);
   const alice = await t.db.store.insert('auth_user', { username: 'alice', email: 'a@x.io', password_hash: 'x' });
   const bob = await t.db.store.insert('auth_user', { username: 'bob', email: 'b@x.io', password_hash: 'x' });
   const watch = new CredentialWatch(t.events);

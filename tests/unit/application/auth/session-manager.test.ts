@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSION_LIFETIME_MS, SessionManager } from '../../../../src/application/auth/session-manager.js';
 import { SeededRandom } from '../../../../src/testing.js';
-import { openTestDatabase, type Backend, type TestDatabase } from '../../../support/open-test-database.js';
+import { databasePerTest, type Backend } from '../../../support/open-test-database.js';
 import { postgresAvailable } from '../../../support/postgres.js';
 
 const pg = await postgresAvailable();
 
-let t: TestDatabase | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openDatabase = databasePerTest();
 
 async function setup(backend: Backend) {
-  t = await openTestDatabase(backend);
+  const t = await openDatabase(backend);
   const store = t.db.store;
   const alice = await store.insert('auth_user', { username: 'alice', email: 'a@x.io', password_hash: 'x' });
   const bob = await store.insert('auth_user', { username: 'bob', email: 'b@x.io', password_hash: 'x' });

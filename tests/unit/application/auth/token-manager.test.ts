@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TokenManager, type TokenCacheOptions } from '../../../../src/application/auth/token-manager.js';
 import type { RecordStore } from '../../../../src/ports/record-store.js';
 import { SeededRandom } from '../../../../src/testing.js';
-import { openTestDatabase, type Backend, type TestDatabase } from '../../../support/open-test-database.js';
+import { databasePerTest, type Backend } from '../../../support/open-test-database.js';
 import { postgresAvailable } from '../../../support/postgres.js';
 
 const pg = await postgresAvailable();
 
-let t: TestDatabase | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openDatabase = databasePerTest();
 
 /** A store that counts the token look-ups (`findReferenced`) made through it. */
 function counting(store: RecordStore): { store: RecordStore; lookups: () => number } {
@@ -36,7 +32,7 @@ function counting(store: RecordStore): { store: RecordStore; lookups: () => numb
  * bus), and a user holding a token issued by the first.
  */
 async function setup(cache: TokenCacheOptions = {}, backend: Backend = 'memory') {
-  t = await openTestDatabase(backend);
+  const t = await openDatabase(backend);
   const user = await t.db.store.insert('auth_user', { username: 'alice', email: 'a@x.io', password_hash: 'x' });
   const a = counting(t.db.store);
   const b = counting(t.db.store);
@@ -145,7 +141,7 @@ describe('TokenManager: resolving bearer tokens, and its cache', () => {
  */
 function withTheBus(backend: Backend): void {
   async function setupBus() {
-    t = await openTestDatabase(backend);
+    const t = await openDatabase(backend);
     const user = await t.db.store.insert('auth_user', { username: 'alice', email: 'a@x.io', password_hash: 'x' });
     const other = await t.db.store.insert('auth_user', { username: 'bob', email: 'b@x.io', password_hash: 'x' });
     const counted = counting(t.db.store);
