@@ -41,6 +41,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     migrations: REFERENCE_MIGRATIONS,
     autoMigrate: true,
     trustedProxyHops: Number(env.TRUSTED_PROXY_HOPS ?? 0) || 0,
+    ...(env.TRUSTED_ORIGINS ? { trustedOrigins: env.TRUSTED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
     production: env.NODE_ENV === 'production',
     ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -24,6 +24,7 @@ import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
 import { identifyUpgrade } from './upgrade-identity.js';
 import { callerWatch } from './caller-watch.js';
+import { upgradeOriginPolicy } from './upgrade-origin.js';
 import { UpgradeRouter } from './upgrade-router.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
@@ -44,6 +45,13 @@ export interface AppOptions extends Overrides {
   readonly bodyLimit?: number;
   /** Proxies in front whose X-Forwarded-* headers are trusted (default 0). */
   readonly trustedProxyHops?: number;
+  /**
+   * Origins other than the server's own (`https://app.example.com`) whose pages may open a
+   * WebSocket identified by the session cookie; one from any other origin is refused 403
+   * (`csrf_failed`). Sockets authenticated by a bearer token, and clients that send no `Origin`,
+   * are not affected. Default: none.
+   */
+  readonly trustedOrigins?: readonly string[];
   /** One log line per request (default true). */
   readonly logRequests?: boolean;
   /**
@@ -79,10 +87,12 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
-  private readonly upgrades = new UpgradeRouter(() => this.draining);
+  private readonly upgrades: UpgradeRouter;
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
-  constructor(private readonly options: AppOptions) {}
+  constructor(private readonly options: AppOptions) {
+    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops));
+  }
 
   /** Mounts a plugin; plugins install in the order they are used. */
   use(plugin: Plugin): this {

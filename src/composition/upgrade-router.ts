@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { toProblem } from '../adapters/http-koa/problem-mapping.js';
+import { DomainError } from '../domain/errors/domain-error.js';
+import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 
 /** Serves one upgrade request (the socket is the handler's from then on). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -12,7 +15,11 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 export class UpgradeRouter {
   private readonly handlers = new Map<string, UpgradeHandler>();
 
-  constructor(private readonly draining: () => boolean) {}
+  constructor(
+    private readonly draining: () => boolean,
+    /** Which origins may open a socket the session cookie identifies (default: the server's own). */
+    private readonly origins: UpgradeOriginPolicy = upgradeOriginPolicy(),
+  ) {}
 
   /** Claims `path` (its exact pathname); a path is claimed once. */
   add(path: string, handler: UpgradeHandler): void {
@@ -21,12 +28,17 @@ export class UpgradeRouter {
     this.handlers.set(path, handler);
   }
 
-  /** The `upgrade` listener: dispatches by pathname; 404 for an unknown path, 503 while draining. */
+  /**
+   * The `upgrade` listener: dispatches by pathname; 404 for an unknown path, 503 while draining,
+   * 403 (problem+json, `csrf_failed`) for the session cookie sent from another origin.
+   */
   readonly listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const handler = this.handlers.get(pathnameOf(req.url));
     if (!handler) return refuse(socket, 404, 'Not Found');
     if (this.draining()) return refuse(socket, 503, 'Service Unavailable');
+    const crossOrigin = crossOriginSession(req, this.origins);
+    if (crossOrigin) return refuseWithProblem(socket, new DomainError('csrf_failed', crossOrigin));
     try {
       handler(req, socket, head);
     } catch {
@@ -47,4 +59,15 @@ function pathnameOf(url: string | undefined): string {
 export function refuse(socket: Duplex, status: number, text: string): void {
   if (!socket.writable) return void socket.destroy();
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}
+
+/** Answers an upgrade request with the problem document of `error` and destroys the socket. */
+function refuseWithProblem(socket: Duplex, error: DomainError): void {
+  if (!socket.writable) return void socket.destroy();
+  const problem = toProblem(error);
+  const body = JSON.stringify(problem);
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

@@ -1,29 +1,38 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { upgradeOriginPolicy } from '../../../src/composition/upgrade-origin.js';
 import { UpgradeRouter } from '../../../src/composition/upgrade-router.js';
 
-/** Sends a raw upgrade request and resolves with the first response line. */
-function upgrade(port: number, path: string): Promise<string> {
+/** Sends a raw upgrade request and resolves with the first response line (and the whole answer). */
+function upgrade(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
+  return upgradeAnswer(port, path, headers).then((text) => text.split('\r\n')[0] ?? '');
+}
+
+function upgradeAnswer(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
+    const lines = Object.entries({ Host: 'x', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+      socket.write(`GET ${path} HTTP/1.1\r\n${lines}Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
     });
     let text = '';
     socket.on('data', (d) => (text += String(d)));
-    socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''));
+    socket.on('close', () => resolve(text));
     socket.on('error', reject);
   });
 }
 
 describe('UpgradeRouter: one upgrade listener for every WebSocket transport', () => {
-  let server: Server | undefined;
-  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise<void>((r) => server.close(() => r()))));
+  });
 
   async function serve(router: UpgradeRouter): Promise<number> {
-    server = createServer((_req, res) => res.end());
+    const server = createServer((_req, res) => res.end());
+    servers.push(server);
     server.on('upgrade', router.listener);
-    await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return (server.address() as { port: number }).port;
   }
 
@@ -45,5 +54,50 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     const router = new UpgradeRouter(() => false);
     router.add('/a/ws', () => undefined);
     expect(() => router.add('/a/ws', () => undefined)).toThrow(/already served/);
+  });
+
+  describe('the session cookie from another origin (a WebSocket has no CORS and no CSRF token)', () => {
+    const session = 'portico_session=' + 'a'.repeat(43);
+    const accepted = 'HTTP/1.1 418 A';
+    async function served(policy = upgradeOriginPolicy()): Promise<number> {
+      const router = new UpgradeRouter(() => false, policy);
+      router.add('/a/ws', (_req, socket) => socket.end('HTTP/1.1 418 A\r\n\r\n'));
+      return serve(router);
+    }
+
+    it('refuses it 403 with a problem document naming the origin; the same origin is accepted', async () => {
+      const port = await served();
+      const answer = await upgradeAnswer(port, '/a/ws', { Host: 'app.example.com', Origin: 'https://evil.example.com', Cookie: session });
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 403 Forbidden');
+      expect(answer).toContain('Content-Type: application/problem+json');
+      const problem = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { status: number; code: string; detail: string };
+      expect(problem).toMatchObject({ status: 403, code: 'csrf_failed' });
+      expect(problem.detail).toContain('"https://evil.example.com"');
+      expect(problem.detail).not.toContain('a'.repeat(43));
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'http://app.example.com', Cookie: session })).toBe(accepted);
+      // Another port or scheme is another origin.
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'http://app.example.com:8080', Cookie: session })).toBe('HTTP/1.1 403 Forbidden');
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'https://app.example.com', Cookie: session })).toBe('HTTP/1.1 403 Forbidden');
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'null', Cookie: session })).toBe('HTTP/1.1 403 Forbidden');
+    });
+
+    it('leaves alone a request without Origin (not a browser), without the session cookie, or from a trusted origin', async () => {
+      const port = await served(upgradeOriginPolicy(['https://spa.example.com']));
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Cookie: session })).toBe(accepted);
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'https://evil.example.com', Cookie: 'other=1', Authorization: 'Bearer t' })).toBe(accepted);
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'https://spa.example.com', Cookie: session })).toBe(accepted);
+      expect(await upgrade(port, '/a/ws', { Host: 'app.example.com', Origin: 'https://evil.example.com', Cookie: session })).toBe('HTTP/1.1 403 Forbidden');
+    });
+
+    it('reads the public origin from X-Forwarded-Host and -Proto only behind trusted proxies', async () => {
+      const forwarded = { Host: 'backend:3000', 'X-Forwarded-Host': 'app.example.com', 'X-Forwarded-Proto': 'https', Origin: 'https://app.example.com', Cookie: session };
+      expect(await upgrade(await served(upgradeOriginPolicy([], 1)), '/a/ws', forwarded)).toBe(accepted);
+      expect(await upgrade(await served(upgradeOriginPolicy([], 0)), '/a/ws', forwarded)).toBe('HTTP/1.1 403 Forbidden');
+    });
+
+    it('refuses at start a trusted origin that is not one', () => {
+      for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://x.io', '*']) expect(() => upgradeOriginPolicy([bad])).toThrow(/is not an origin/);
+      expect([...upgradeOriginPolicy(['https://App.Example.com/', 'http://x.io:8080']).trustedOrigins]).toEqual(['https://app.example.com', 'http://x.io:8080']);
+    });
   });
 });
