@@ -1,16 +1,23 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cryptoRandomSource } from '../adapters/system/crypto-random-source.js';
+import { systemClock } from '../adapters/system/system-clock.js';
+import { SessionManager } from '../application/auth/session-manager.js';
 import type { PorticoApp } from '../composition/portico-app.js';
 
 const USAGE = `usage: portico migrate --app <module> [--db <url>] [--list]
        portico worker --app <module> [--db <url>] [--grace-ms <ms>]
+       portico clearsessions --app <module> [--db <url>]   (removes expired sessions)
   --app       a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
   --db        database address (default: $DATABASE_URL)
   --list      print applied and pending migrations instead of applying
   --grace-ms  on SIGTERM/SIGINT, how long running jobs may finish before they are released (default 10000)`;
 
-/** `portico migrate`: applies (or lists) the app's migrations, recorded in fw_migrations; `portico worker` runs the app's tasks. */
+/**
+ * `portico migrate`: applies (or lists) the app's migrations, recorded in fw_migrations; `portico
+ * worker` runs the app's tasks; `portico clearsessions` removes expired sessions (as Django's).
+ */
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -18,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     options: { app: { type: 'string' }, db: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' }, 'grace-ms': { type: 'string' } },
   });
   const command = positionals[0];
-  if (values.help || (command !== 'migrate' && command !== 'worker') || !values.app) {
+  if (values.help || (command !== 'migrate' && command !== 'worker' && command !== 'clearsessions') || !values.app) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
@@ -35,6 +42,11 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'worker') return work(app, Number(values['grace-ms'] ?? 10_000));
   try {
     await app.open();
+    if (command === 'clearsessions') {
+      const removed = await new SessionManager(app.store, systemClock, cryptoRandomSource).purgeExpired();
+      console.log(`removed ${removed} expired session${removed === 1 ? '' : 's'}`);
+      return 0;
+    }
     if (values.list) {
       for (const name of await app.db.executed()) console.log(`[x] ${name}`);
       for (const name of await app.db.pending()) console.log(`[ ] ${name}`);

@@ -32,6 +32,7 @@ export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
  * const { token } = await sessions.create(user.id);   // set as the portico_session cookie
  * const record = await sessions.load(token);          // null when unknown or expired
  * const user = await sessions.userOf(token);          // the same session's active user, one statement
+ * await sessions.purgeExpired();                      // periodically: expired sessions removed
  */
 export class SessionManager {
   constructor(
@@ -90,6 +91,21 @@ export class SessionManager {
     };
     const [user] = await this.store.findReferenced('session', 'user_id', live);
     return user && user.is_active === true ? user : null;
+  }
+
+  /**
+   * Removes every session expired by now, `batch` at a time (each removal a `post_delete` of
+   * `session`, so streams watching one end); returns how many. Identification never removes an
+   * expired session (`userOf` only reads): run this periodically (`portico clearsessions`, or a task).
+   */
+  async purgeExpired(batch = 500): Promise<number> {
+    const size = Math.max(1, Math.floor(batch));
+    let removed = 0;
+    for (;;) {
+      const expired = await this.store.find('session', { where: { column: 'expires_at', op: 'lte', value: this.clock.now() }, limit: size, columns: ['id'] });
+      for (const row of expired) if (await this.store.delete('session', row.id ?? null)) removed++;
+      if (expired.length < size) return removed;
+    }
   }
 
   /** The active user of a session, or null. */

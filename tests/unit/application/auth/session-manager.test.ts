@@ -56,6 +56,21 @@ function sessionUser(backend: Backend): void {
     expect(await sessions.userOf(a.token)).toBeNull();
     expect(await sessions.load(a.token)).not.toBeNull();
   });
+
+  it('purgeExpired removes the expired sessions in batches, with a post_delete each, and nothing live', async () => {
+    const { db, alice, bob, sessions } = await setup(backend);
+    const old = [await sessions.create(alice.id ?? null), await sessions.create(null), await sessions.create(bob.id ?? null)];
+    db.clock.advance(60_000);
+    const live = await sessions.create(alice.id ?? null);
+    db.clock.advance(SESSION_LIFETIME_MS - 30_000); // the first three expired 30 s ago, the last lives 30 s more
+    const deleted: unknown[] = [];
+    db.events.on('post_delete', 'session', (e) => void deleted.push(e.row.id));
+    expect(await sessions.purgeExpired(2)).toBe(3);
+    expect(deleted.sort()).toEqual(old.map((s) => s.record.id).sort());
+    expect(await sessions.load(live.token)).not.toBeNull();
+    expect(await db.db.store.count('session')).toBe(1);
+    expect(await sessions.purgeExpired()).toBe(0);
+  });
 }
 
 describe('SessionManager.userOf on memory', () => sessionUser('memory'));
