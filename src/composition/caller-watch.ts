@@ -88,8 +88,9 @@ interface Credential {
 }
 
 function credentialOf(identity: Identity, caller: UpgradeCaller): Credential | undefined {
-  const token = identity.via === 'bearer' ? bearerToken(caller.authorization) : identity.via === 'session' ? cookieValue(caller.cookie, SESSION_COOKIE) : undefined;
-  return token && identity.via !== 'anonymous' ? { via: identity.via, token } : undefined;
+  if (identity.via === 'anonymous') return undefined;
+  const token = identity.via === 'bearer' ? bearerToken(caller.authorization) : cookieValue(caller.cookie, SESSION_COOKIE);
+  return token ? { via: identity.via, token } : undefined;
 }
 
 /**

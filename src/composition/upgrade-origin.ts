@@ -54,7 +54,11 @@ export function crossOriginSession(req: IncomingMessage, policy: UpgradeOriginPo
   return `a WebSocket from origin ${JSON.stringify(origin)} may not use the session cookie of ${own}; allow the origin with trustedOrigins or authenticate with a bearer token`;
 }
 
-/** The origin the request was sent to: its Host (X-Forwarded-Host behind a trusted proxy) and scheme. */
+/**
+ * The origin the request was sent to, read as Koa reads `ctx.protocol` and `ctx.host` for the
+ * routes (`HttpRequest.origin`): TLS means https, else X-Forwarded-Proto behind a trusted proxy;
+ * the first X-Forwarded-Host behind one, else Host.
+ */
 function ownOrigin(req: IncomingMessage, trustedProxyHops: number): string {
   const forwarded = (name: string): string | undefined => {
     if (trustedProxyHops <= 0) return undefined;
@@ -62,7 +66,7 @@ function ownOrigin(req: IncomingMessage, trustedProxyHops: number): string {
     return (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
   };
   const host = forwarded('x-forwarded-host') ?? req.headers.host ?? '';
-  const scheme = forwarded('x-forwarded-proto') ?? ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+  const scheme = (req.socket as TLSSocket).encrypted ? 'https' : (forwarded('x-forwarded-proto')?.toLowerCase() ?? 'http');
   try {
     return new URL(`${scheme}://${host}`).origin;
   } catch {

@@ -56,18 +56,18 @@ function pathnameOf(url: string | undefined): string {
 }
 
 /** Answers an upgrade request with a bare HTTP status and destroys the socket. */
-export function refuse(socket: Duplex, status: number, text: string): void {
-  if (!socket.writable) return void socket.destroy();
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+function refuse(socket: Duplex, status: number, text: string): void {
+  answer(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-/** Answers an upgrade request with the problem document of `error` and destroys the socket. */
+/** Answers an upgrade request with the problem document of `error` (REST's mapping) and destroys the socket. */
 function refuseWithProblem(socket: Duplex, error: DomainError): void {
-  if (!socket.writable) return void socket.destroy();
   const problem = toProblem(error);
   const body = JSON.stringify(problem);
-  socket.end(
-    `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
+  answer(socket, `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+
+function answer(socket: Duplex, response: string): void {
+  if (!socket.writable) return void socket.destroy();
+  socket.end(response, () => socket.destroy());
 }

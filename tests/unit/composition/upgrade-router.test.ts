@@ -93,6 +93,9 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
       const forwarded = { Host: 'backend:3000', 'X-Forwarded-Host': 'app.example.com', 'X-Forwarded-Proto': 'https', Origin: 'https://app.example.com', Cookie: session };
       expect(await upgrade(await served(upgradeOriginPolicy([], 1)), '/a/ws', forwarded)).toBe(accepted);
       expect(await upgrade(await served(upgradeOriginPolicy([], 0)), '/a/ws', forwarded)).toBe('HTTP/1.1 403 Forbidden');
+      // Without TLS on the socket the scheme is the proxy's (any case), as Koa reads it for the routes.
+      expect(await upgrade(await served(upgradeOriginPolicy([], 1)), '/a/ws', { ...forwarded, 'X-Forwarded-Proto': 'HTTPS' })).toBe(accepted);
+      expect(await upgrade(await served(upgradeOriginPolicy([], 1)), '/a/ws', { ...forwarded, 'X-Forwarded-Proto': 'http' })).toBe('HTTP/1.1 403 Forbidden');
     });
 
     it('refuses at start a trusted origin that is not one', () => {
