@@ -22,6 +22,13 @@
  *   There is no GraphQL parser here: any other query answers 400.
  * - `POST /api/tag/` (anyone; JSON array of `{id, label}`): one multi-row insert (`unnest`)
  *   `returning *` in a transaction; 201 with the rows.
+ * - `POST /api/auth/login` (JSON `{username, password}`): the user by case-insensitive username,
+ *   an argon2id verify (@node-rs/argon2, loaded as Portico loads it; an unknown user is verified
+ *   against a random hash of the same parameters), then the `last_login` stamp and a new bearer
+ *   token's row (sha256 hex of 32 random bytes) in ONE statement (a data-modifying CTE: one round
+ *   trip, one commit, where Portico pipelines two statements); `{user, token}` as Portico answers
+ *   it, 400 for bad credentials. The bench sets its login rate beside Portico's, both against the
+ *   raw verify rate.
  *
  * With `RAW_RESPONSE_HEADERS=portico` every answer also carries the headers Portico's reference
  * app sends in production over plain HTTP beside the JSON (`X-Request-Id` with a random UUID, and
@@ -33,14 +40,17 @@
  * Usage: `node dist/bench/hot-path/raw-pg-server.js --port 0 --db postgres://…/test?schema=x`;
  * prints `READY <port>` on stdout once listening on 127.0.0.1, and closes on SIGTERM.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import type * as Argon2 from '@node-rs/argon2';
 import Router from '@koa/router';
 import Koa from 'koa';
 import pg from 'pg';
 import getRawBody from 'raw-body';
+import { unknownUserArgon2Hash, withArgon2Allocator } from '../../src/adapters/crypto/argon2-password-hasher.js';
 import { serveUntilSignal } from '../server-lifecycle.js';
 
 const DEFAULT_LIMIT = 100;
@@ -68,6 +78,10 @@ if (schema !== null && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('sche
 const pool = new pg.Pool({ connectionString: url.toString(), max: 10, ...(schema !== null ? { options: `-c search_path=${schema}` } : {}) });
 
 type PgRow = Record<string, unknown>;
+
+// @node-rs/argon2 with the allocator setting Portico loads it with (docs/decisions.md, "The hash's memory").
+const { verify } = withArgon2Allocator(() => createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
+const UNKNOWN_USER_HASH = unknownUserArgon2Hash((size) => randomBytes(size));
 
 async function run(name: string, text: string, params: unknown[]): Promise<PgRow[]> {
   return (await pool.query<PgRow>({ name, text, values: params })).rows;
@@ -242,6 +256,31 @@ router.post('/graphql', async (ctx) => {
       })),
     },
   };
+});
+
+/** The user's columns a login answers with (Portico's `auth_user` without the hash and `is_active`). */
+const LOGIN_USER_COLUMNS = 'id, username, email, is_staff, is_superuser, date_joined, last_login, email_verified_at';
+
+router.post('/api/auth/login', async (ctx) => {
+  const input = await jsonBody(ctx);
+  if (input === undefined) return;
+  const { username, password } = (input ?? {}) as { username?: unknown; password?: unknown };
+  if (typeof username !== 'string' || typeof password !== 'string' || username === '') return problem(ctx, 400, 'username and password (strings) are required');
+  const [user] = await run('login-user', 'select * from auth_user where lower(username) = lower($1) limit 1', [username]);
+  // An unknown user still costs a verify, as in Portico (timing does not tell who exists).
+  const hash = typeof user?.password_hash === 'string' ? user.password_hash : UNKNOWN_USER_HASH;
+  const matches = await verify(hash, password).catch(() => false);
+  if (!user || !matches || user.is_active !== true) return problem(ctx, 400, 'invalid username or password');
+  const token = randomBytes(32).toString('base64url');
+  // The `last_login` stamp and the token's row in one statement: one round trip, one commit.
+  const [stamped] = await run(
+    'login-grant',
+    `with stamped as (update auth_user set last_login = $2 where id = $1 returning ${LOGIN_USER_COLUMNS}),
+     granted as (insert into auth_token (token_hash, user_id, created_at) values ($3, $1, $2) returning id)
+     select stamped.* from stamped, granted`,
+    [user.id, new Date(), hashToken(token)],
+  );
+  ctx.body = { user: stamped, token };
 });
 
 router.post('/api/tag/', async (ctx) => {

@@ -19,8 +19,9 @@
  * 2. SQLite: the same on a fresh file for the post detail and list (`raw-sqlite-server.ts`).
  * 3. Bulk create of 1,000 tags (PostgreSQL): sequential requests with fresh ids, median time.
  * 4. JSON login throughput against the raw argon2id verify rate with the same parameters:
- *    BENCH_LOGIN_ROUNDS rounds of Portico on one server warmed BENCH_LOGIN_WARMUP_SECONDS, each
- *    between two raw verify windows (see LOGIN_WARMUP_SECONDS).
+ *    BENCH_LOGIN_ROUNDS rounds, each a window of Portico's login and one of the hand-written
+ *    server's (`raw-pg-server.ts`, the same work), each server warmed BENCH_LOGIN_WARMUP_SECONDS
+ *    and each window between two raw verify windows (see LOGIN_WARMUP_SECONDS).
  * 5. Cold start of the reference app (`dist/examples/reference/main.js`) on the existing SQLite
  *    file: spawn → first 200 from `/ready`, and its RSS after 2 s idle (median of 5 starts, after
  *    one uncounted start and 2 s of quiet).
@@ -707,9 +708,10 @@ interface VerifyRate {
 }
 
 /**
- * One login round: Portico's window between two raw verify windows. The raw rate drifts on a
- * shared machine (by a fifth within one run on the 27th), so each Portico window is set against
- * the raw windows right before and after it.
+ * One login round: Portico's window between two raw verify windows, then the hand-written login
+ * server's window and one more raw window. The raw rate drifts on a shared machine (by a fifth
+ * within one run on the 27th), so each server's window is set against the raw windows right
+ * before and after it.
  */
 interface LoginRound {
   readonly rawBefore: VerifyRate;
@@ -717,32 +719,63 @@ interface LoginRound {
   readonly rawAfter: VerifyRate;
   /** Portico logins/s ÷ the mean of the two raw rates around it. */
   readonly ratio: number;
+  /**
+   * The hand-written Koa + pg login (`raw-pg-server.ts`) measured after `rawAfter`, the raw window
+   * after it, and its logins/s ÷ the mean of those two raw rates: what the same work costs without
+   * Portico on this machine, beside the hash.
+   */
+  readonly handWritten: { readonly measurement: HotMeasurement; readonly rawAfter: VerifyRate; readonly ratio: number };
 }
 
 interface LoginResult {
   readonly concurrency: number;
   readonly argon2: string;
-  /** Seconds of load before the first round, on each side. */
+  /** Seconds of load before the first round, on each server. */
   readonly warmupSeconds: number;
-  /** LOGIN_ROUNDS rounds, raw and Portico alternating on one warm server (a raw window between two rounds serves both). */
+  /** LOGIN_ROUNDS rounds on two warm servers, raw verify windows between every two logins windows. */
   readonly rounds: readonly LoginRound[];
   /** The Portico measurement of the round nearest the median (with the early window of the first). */
   readonly portico: HotMeasurement;
-  /** The median of the rounds' ratios. */
+  /** The median of the rounds' Portico ratios: the issue's goal (0.85) is read here. */
   readonly ratio: number;
+  /** The median of the rounds' hand-written ratios. */
+  readonly handWrittenRatio: number;
+  /** The median over rounds of Portico's logins/s ÷ the hand-written server's in the same round. */
+  readonly porticoToHandWritten: number;
 }
 
-/** The rounds of raws[i] · porticos[i] · raws[i + 1], and the median round. */
-function loginResult(raws: readonly VerifyRate[], porticos: readonly HotMeasurement[]): LoginResult {
+/**
+ * The rounds of raws[2i] · porticos[i] · raws[2i + 1] · handWritten[i] · raws[2i + 2], and the
+ * median round.
+ */
+function loginResult(raws: readonly VerifyRate[], porticos: readonly HotMeasurement[], handWritten: readonly HotMeasurement[]): LoginResult {
+  const against = (rate: number, before: VerifyRate, after: VerifyRate): number => rate / ((before.perSecond + after.perSecond) / 2);
   const rounds = porticos.map((portico, i): LoginRound => {
-    const rawBefore = raws[i] as VerifyRate;
-    const rawAfter = raws[i + 1] as VerifyRate;
-    return { rawBefore, portico, rawAfter, ratio: portico.requestsPerSecond / ((rawBefore.perSecond + rawAfter.perSecond) / 2) };
+    const rawBefore = raws[2 * i] as VerifyRate;
+    const rawAfter = raws[2 * i + 1] as VerifyRate;
+    const hand = handWritten[i] as HotMeasurement;
+    const handAfter = raws[2 * i + 2] as VerifyRate;
+    return {
+      rawBefore,
+      portico,
+      rawAfter,
+      ratio: against(portico.requestsPerSecond, rawBefore, rawAfter),
+      handWritten: { measurement: hand, rawAfter: handAfter, ratio: against(hand.requestsPerSecond, rawAfter, handAfter) },
+    };
   });
   const ratio = median(rounds.map((r) => r.ratio));
   const first = rounds[0]?.portico;
   const portico = { ...nearest(rounds, ratio).portico, ...(first?.earlyRequestsPerSecond !== undefined ? { earlyRequestsPerSecond: first.earlyRequestsPerSecond } : {}) };
-  return { concurrency: LOGIN_CONCURRENCY, argon2: ARGON2_PARAMS, warmupSeconds: LOGIN_WARMUP_SECONDS, rounds, portico, ratio };
+  return {
+    concurrency: LOGIN_CONCURRENCY,
+    argon2: ARGON2_PARAMS,
+    warmupSeconds: LOGIN_WARMUP_SECONDS,
+    rounds,
+    portico,
+    ratio,
+    handWrittenRatio: median(rounds.map((r) => r.handWritten.ratio)),
+    porticoToHandWritten: median(rounds.map((r) => r.portico.requestsPerSecond / r.handWritten.measurement.requestsPerSecond)),
+  };
 }
 
 /** LOGIN_CONCURRENCY loops of `verify(hash, password)` for `seconds`: verifies per second and latencies. */
@@ -917,20 +950,29 @@ function sections(report: Report): [string, string[], string[][]][] {
   if (report.login) {
     const l = report.login;
     const raw = (v: VerifyRate, i: number): string[] => [`raw argon2 verify (@node-rs/argon2, in the runner), window ${i}`, f1(v.perSecond), f1(v.latencyP50Ms), f1(v.latencyP99Ms), ''];
+    const side = (label: string, m: HotMeasurement, ratio: number): string[] => [label, f1(m.requestsPerSecond), f1(m.latencyP50Ms), f1(m.latencyP99Ms), f3(ratio)];
+    const handMedian = nearest(
+      l.rounds.map((r) => r.handWritten),
+      l.handWrittenRatio,
+    ).measurement;
     const firstRaw = l.rounds[0];
     out.push([
-      `Login (${l.argon2}), ${l.concurrency} concurrent, ${l.rounds.length} rounds of ${report.info.durationSeconds} s alternating with raw on one server warmed ${l.warmupSeconds} s (its early window beside); each round's Portico/raw is a throughput ratio against the mean of the raw windows around it, the result their median`,
-      ['Side', 'per second', 'p50 ms', 'p99 ms', 'Portico/raw'],
+      `Login (${l.argon2}), ${l.concurrency} concurrent, ${l.rounds.length} rounds of ${report.info.durationSeconds} s on two servers each warmed ${l.warmupSeconds} s (Portico's early window beside): Portico, then a hand-written Koa + pg login doing the same work (the user read; the \`last_login\` stamp and the token insert in one statement), each between two raw verify windows; a window's ratio is its throughput against the mean of the raw windows around it, the result the median round. The goal (0.85) is Portico's ratio; the hand-written server's shows what the work around the hash costs on this machine without Portico`,
+      ['Side', 'per second', 'p50 ms', 'p99 ms', 'against raw verify'],
       [
         ...l.rounds.flatMap((r, i) => [
           ...(i === 0 ? [raw(r.rawBefore, 1)] : []),
-          [`Portico POST /api/auth/login (PostgreSQL), round ${i + 1}`, f1(r.portico.requestsPerSecond), f1(r.portico.latencyP50Ms), f1(r.portico.latencyP99Ms), f3(r.ratio)],
-          raw(r.rawAfter, i + 2),
+          side(`Portico POST /api/auth/login (PostgreSQL), round ${i + 1}`, r.portico, r.ratio),
+          raw(r.rawAfter, 2 * i + 2),
+          side(`hand-written Koa + pg login, round ${i + 1}`, r.handWritten.measurement, r.handWritten.ratio),
+          raw(r.handWritten.rawAfter, 2 * i + 3),
         ]),
-        ['Portico, the median round', f1(l.portico.requestsPerSecond), f1(l.portico.latencyP50Ms), f1(l.portico.latencyP99Ms), f3(l.ratio)],
+        side('Portico, the median round', l.portico, l.ratio),
         ...(l.portico.earlyRequestsPerSecond !== undefined && firstRaw
           ? [[`the same, early window (seconds ${EARLY_SKIP_SECONDS}-${EARLY_SKIP_SECONDS + report.info.durationSeconds})`, f1(l.portico.earlyRequestsPerSecond), '', '', f3(l.portico.earlyRequestsPerSecond / ((firstRaw.rawBefore.perSecond + firstRaw.rawAfter.perSecond) / 2))]]
           : []),
+        side('hand-written, the median round', handMedian, l.handWrittenRatio),
+        ['Portico / hand-written (median of the rounds, logins per second)', '', '', '', f3(l.porticoToHandWritten)],
       ],
     ]);
   }
@@ -1016,26 +1058,29 @@ async function postgresSections(): Promise<{ http: HttpResult[]; bulk?: BulkResu
       process.stderr.write('  raw argon2 verify (warm-up) …\n');
       // The same warm-up as Portico's login gets: the baseline is never the colder side.
       await verifyRate(hash, ALICE.password, LOGIN_WARMUP_SECONDS);
+      const loginLoad = (label: string, url: string, round: number): Promise<HotMeasurement> =>
+        round === 1 ? measureLoad(label, url, loginShape, LOGIN_CONCURRENCY, undefined, LOGIN_WARMUP_SECONDS) : measureWindow(label, url, loginShape, LOGIN_CONCURRENCY);
       login = await withServer(
         PORTICO_SERVER,
         db,
-        async (s) => {
-          await logIn(s.url);
-          const url = `${s.url}/api/auth/login`;
-          const raws = [await verifyRate(hash, ALICE.password, DURATION_SECONDS)];
-          const porticos: HotMeasurement[] = [];
-          for (let round = 1; round <= LOGIN_ROUNDS; round++) {
-            process.stderr.write(`  login round ${round} of ${LOGIN_ROUNDS}\n`);
-            porticos.push(
-              round === 1
-                ? await measureLoad('portico login', url, loginShape, LOGIN_CONCURRENCY, undefined, LOGIN_WARMUP_SECONDS)
-                : await measureWindow('portico login', url, loginShape, LOGIN_CONCURRENCY),
-            );
-            process.stderr.write('  raw argon2 verify …\n');
-            raws.push(await verifyRate(hash, ALICE.password, DURATION_SECONDS));
-          }
-          return loginResult(raws, porticos);
-        },
+        (portico) =>
+          withServer(RAW_PG_SERVER, db, async (hand) => {
+            await logIn(portico.url);
+            await logIn(hand.url);
+            const raws = [await verifyRate(hash, ALICE.password, DURATION_SECONDS)];
+            const porticos: HotMeasurement[] = [];
+            const handWritten: HotMeasurement[] = [];
+            for (let round = 1; round <= LOGIN_ROUNDS; round++) {
+              process.stderr.write(`  login round ${round} of ${LOGIN_ROUNDS}\n`);
+              porticos.push(await loginLoad('portico login', `${portico.url}/api/auth/login`, round));
+              process.stderr.write('  raw argon2 verify …\n');
+              raws.push(await verifyRate(hash, ALICE.password, DURATION_SECONDS));
+              handWritten.push(await loginLoad('hand-written login', `${hand.url}/api/auth/login`, round));
+              process.stderr.write('  raw argon2 verify …\n');
+              raws.push(await verifyRate(hash, ALICE.password, DURATION_SECONDS));
+            }
+            return loginResult(raws, porticos, handWritten);
+          }),
         PORTICO_ENV,
       );
     }
