@@ -60,8 +60,13 @@ function refuse(socket: Duplex, status: number, text: string): void {
   answer(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-/** Answers an upgrade request with the problem document of `error` (REST's mapping) and destroys the socket. */
-function refuseWithProblem(socket: Duplex, error: DomainError): void {
+/**
+ * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
+ * keeps its code and detail, anything else is a 500 that says nothing of its cause) and destroys
+ * the socket. Transports that refuse an upgrade after the router has handed it over use it too, so
+ * every refused upgrade carries the same body as a refused request.
+ */
+export function refuseWithProblem(socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
   const body = JSON.stringify(problem);
   answer(socket, `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createApp, realtime, REALTIME_TOKEN, type PorticoApp, type Realtime } from '../../src/index.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { RealtimeSocket, SseStream } from '../support/realtime-clients.js';
@@ -89,6 +90,27 @@ describe('realtime channels on the reference app (SQLite, one process)', () => {
     expect(await client.subscribe('weather/today')).toMatchObject({ type: 'error', code: 'not_found' });
     client.close();
     await expect(RealtimeSocket.open(ws, { authorization: `Bearer ${'x'.repeat(40)}` })).rejects.toThrow(/401/);
+  });
+
+  it('refuses an upgrade with an invalid bearer token with the problem document SSE answers with', async () => {
+    const authorization = `Bearer ${'x'.repeat(40)}`;
+    const sse = await fetch(`${ref.url}/realtime/events?channel=news`, { headers: { authorization } });
+    expect(sse.status).toBe(401);
+    const problem = (await sse.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({ status: 401, code: 'not_authenticated' });
+    const refused = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+      const socket = new WebSocket(ws, { headers: { authorization } });
+      socket.once('open', () => reject(new Error('the upgrade was accepted')));
+      socket.once('error', () => undefined);
+      socket.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += String(d)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+      });
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.type).toBe('application/problem+json');
+    expect(JSON.parse(refused.body)).toEqual(problem);
   });
 
   it('resuming with Last-Event-ID (header or query) delivers the missed events first, then live ones', async () => {

@@ -4,7 +4,6 @@ import type { Duplex } from 'node:stream';
 import type * as Ws from 'ws';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Identity } from '../../domain/auth/identity.js';
-import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
@@ -37,9 +36,16 @@ export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' 
  * `{"type":"subscribe","channel":"chat/42","lastEventId"?:"…"}` and `{"type":"unsubscribe","channel":"…"}`;
  * the server answers `subscribed`/`unsubscribed`, then sends `event` (`channel`, `id`, `data`),
  * `gap` (`channel`, `lastEventId`, `reason`) and `error` (`channel`?, `code`, `message`). The caller is
- * identified once, from the upgrade request; a present but invalid bearer token is refused 401.
+ * identified once, from the upgrade request; a present but invalid bearer token is refused 401,
+ * through `refuse` (401 `not_authenticated`, 503 while the database is out, else 500).
  */
-export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: IncomingMessage) => Promise<Identity>, watch: WatchCaller = () => () => undefined): RealtimeWebSocket {
+export function realtimeOverWebSocket(
+  hub: RealtimeHub,
+  identify: (req: IncomingMessage) => Promise<Identity>,
+  watch: WatchCaller,
+  /** Answers an upgrade whose caller could not be identified, with the app's problem document. */
+  refuse: RefuseUpgrade,
+): RealtimeWebSocket {
   let wss: WebSocketServer | undefined;
   // ws is loaded with the first upgrade: an app nobody has opened a socket to holds none of it.
   const server = () => (wss ??= new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }));
@@ -48,7 +54,7 @@ export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: Incoming
       identify(req).then(
         (identity) =>
           server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
-        (error: unknown) => refuse(socket, refusal(error)),
+        (error: unknown) => refuse(socket, error),
       );
     },
     close: async () => {
@@ -62,17 +68,8 @@ export function realtimeOverWebSocket(hub: RealtimeHub, identify: (req: Incoming
   };
 }
 
-/** The status an upgrade whose caller could not be identified is refused with: 401, 503 while the database is out, else 500. */
-function refusal(error: unknown): string {
-  if (!(error instanceof DomainError)) return '500 Internal Server Error';
-  if (error.code === 'not_authenticated') return '401 Unauthorized';
-  return error.code === 'database_unavailable' ? '503 Service Unavailable' : '500 Internal Server Error';
-}
-
-function refuse(socket: Duplex, status: string): void {
-  if (!socket.writable) return void socket.destroy();
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
-}
+/** Writes the refusal of an upgrade whose caller could not be identified, and ends the socket. */
+export type RefuseUpgrade = (socket: Duplex, error: unknown) => void;
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
 function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {

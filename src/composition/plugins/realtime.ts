@@ -2,9 +2,11 @@ import { DEFAULT_REALTIME_LIMITS, RealtimeHub, type ChannelAuthorizer, type Real
 import { RealtimePublisher, type Realtime } from '../../adapters/realtime/realtime-publisher.js';
 import { openEventStream } from '../../adapters/realtime/sse-endpoint.js';
 import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS, type Token } from '../tokens.js';
 import { callerOf } from '../upgrade-identity.js';
+import { refuseWithProblem } from '../upgrade-router.js';
 
 /** Options of `realtime()`; every bound is per process. */
 export interface RealtimeOptions {
@@ -90,6 +92,10 @@ export class RealtimePlugin implements Plugin {
       hub,
       (req) => ctx.identify(callerOf(req.headers)),
       (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
+      (socket, error) => {
+        if (!(error instanceof DomainError)) ctx.logger.error({ err: error }, 'realtime: identifying a WebSocket caller failed');
+        refuseWithProblem(socket, error);
+      },
     );
     ctx.onUpgrade(`${path}/ws`, ws.upgrade);
     ctx.onListen(() => async () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
+import { refuseWithProblem } from '../../../../src/composition/upgrade-router.js';
 import { DatabaseUnavailable, DomainError } from '../../../../src/domain/errors/domain-error.js';
 
 let server: Server | undefined;
@@ -12,26 +13,45 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The status a realtime upgrade is refused with when identifying its caller fails with `error`. */
-async function refusedWith(error: Error): Promise<number> {
-  const rt = realtimeOverWebSocket(new RealtimeHub(), () => Promise.reject(error));
+interface Refusal {
+  readonly status: number;
+  readonly type: string | undefined;
+  readonly body: Record<string, unknown>;
+}
+
+/** How a realtime upgrade is refused when identifying its caller fails with `error` (the app's refusal writer). */
+async function refusedWith(error: Error): Promise<Refusal> {
+  const rt = realtimeOverWebSocket(
+    new RealtimeHub(),
+    () => Promise.reject(error),
+    () => () => undefined,
+    refuseWithProblem,
+  );
   server = createServer();
   server.on('upgrade', (req, socket, head) => rt.upgrade(req, socket, head));
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
   const ws = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/realtime/ws`);
   return new Promise((resolve, reject) => {
-    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('unexpected-response', (_req, res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: JSON.parse(text) as Record<string, unknown> }));
+    });
     ws.once('open', () => reject(new Error('the upgrade was accepted')));
     ws.once('error', () => undefined);
   });
 }
 
 describe('a realtime WebSocket upgrade whose caller cannot be identified', () => {
-  it('is refused 401 for an invalid credential, 503 while the database is out, 500 otherwise', async () => {
-    expect(await refusedWith(new DomainError('not_authenticated', 'invalid or revoked token'))).toBe(401);
+  it('is refused with the problem document: 401 for an invalid credential, 503 while the database is out, 500 otherwise', async () => {
+    const invalid = await refusedWith(new DomainError('not_authenticated', 'invalid or revoked token'));
+    expect(invalid).toMatchObject({ status: 401, type: 'application/problem+json', body: { status: 401, code: 'not_authenticated', detail: 'invalid or revoked token' } });
     await new Promise((resolve) => server?.close(resolve));
-    expect(await refusedWith(new DatabaseUnavailable())).toBe(503);
+    expect(await refusedWith(new DatabaseUnavailable())).toMatchObject({ status: 503, body: { code: 'database_unavailable' } });
     await new Promise((resolve) => server?.close(resolve));
-    expect(await refusedWith(new Error('a bug'))).toBe(500);
+    const bug = await refusedWith(new Error('secret connection string postgres://u:pw@db'));
+    expect(bug).toMatchObject({ status: 500, body: { code: 'internal_error', detail: 'An unexpected error occurred.' } });
+    expect(JSON.stringify(bug.body)).not.toContain('pw@db');
   });
 });
