@@ -29,20 +29,21 @@ export class UpgradeRouter {
   }
 
   /**
-   * The `upgrade` listener: dispatches by pathname; 404 for an unknown path, 503 while draining,
-   * 403 (problem+json, `csrf_failed`) for the session cookie sent from another origin.
+   * The `upgrade` listener: dispatches by pathname; refuses with a problem document 404
+   * (`not_found`) an unknown path, 503 (`overloaded`) while draining, 403 (`csrf_failed`) the
+   * session cookie sent from another origin, 500 a handler that throws.
    */
   readonly listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const handler = this.handlers.get(pathnameOf(req.url));
-    if (!handler) return refuse(socket, 404, 'Not Found');
-    if (this.draining()) return refuse(socket, 503, 'Service Unavailable');
+    if (!handler) return refuseWithProblem(socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
+    if (this.draining()) return refuseWithProblem(socket, new DomainError('overloaded', 'the server is shutting down; connect again to another instance'));
     const crossOrigin = crossOriginSession(req, this.origins);
     if (crossOrigin) return refuseWithProblem(socket, new DomainError('csrf_failed', crossOrigin));
     try {
       handler(req, socket, head);
-    } catch {
-      refuse(socket, 500, 'Internal Server Error');
+    } catch (error) {
+      refuseWithProblem(socket, error);
     }
   };
 }
@@ -55,11 +56,6 @@ function pathnameOf(url: string | undefined): string {
   }
 }
 
-/** Answers an upgrade request with a bare HTTP status and destroys the socket. */
-function refuse(socket: Duplex, status: number, text: string): void {
-  answer(socket, `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
 /**
  * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
  * keeps its code and detail, anything else is a 500 that says nothing of its cause) and destroys
@@ -69,10 +65,7 @@ function refuse(socket: Duplex, status: number, text: string): void {
 export function refuseWithProblem(socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
   const body = JSON.stringify(problem);
-  answer(socket, `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-}
-
-function answer(socket: Duplex, response: string): void {
   if (!socket.writable) return void socket.destroy();
-  socket.end(response, () => socket.destroy());
+  const head = `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+  socket.end(head + body, () => socket.destroy());
 }

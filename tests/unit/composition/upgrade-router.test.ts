@@ -22,6 +22,12 @@ function upgradeAnswer(port: number, path: string, headers: Record<string, strin
   });
 }
 
+/** The problem document of a refused upgrade's answer (it must be one). */
+function problemOf(answer: string): Record<string, unknown> {
+  expect(answer).toContain('Content-Type: application/problem+json');
+  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+}
+
 describe('UpgradeRouter: one upgrade listener for every WebSocket transport', () => {
   const servers: Server[] = [];
   afterEach(async () => {
@@ -46,8 +52,20 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     expect(await upgrade(port, '/b/ws')).toBe('HTTP/1.1 418 B');
     expect(await upgrade(port, '/a/ws/more')).toBe('HTTP/1.1 404 Not Found');
     expect(await upgrade(port, '/nowhere')).toBe('HTTP/1.1 404 Not Found');
+    expect(problemOf(await upgradeAnswer(port, '/nowhere'))).toMatchObject({ status: 404, code: 'not_found', detail: 'no WebSocket endpoint at this path' });
     draining = true;
     expect(await upgrade(port, '/a/ws')).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(problemOf(await upgradeAnswer(port, '/a/ws'))).toMatchObject({ status: 503, code: 'overloaded' });
+  });
+
+  it('answers 500 with a problem document that says nothing of the cause when a handler throws', async () => {
+    const router = new UpgradeRouter(() => false);
+    router.add('/a/ws', () => {
+      throw new Error('postgres://user:s3cret@db failed');
+    });
+    const answer = await upgradeAnswer(await serve(router), '/a/ws');
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(problemOf(answer)).toEqual({ type: 'urn:portico:error:internal_error', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.', code: 'internal_error' });
   });
 
   it('refuses a path claimed twice', () => {
