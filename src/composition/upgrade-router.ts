@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { toProblem } from '../adapters/http-koa/problem-mapping.js';
+import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
 import { DomainError } from '../domain/errors/domain-error.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 
@@ -58,14 +58,17 @@ function pathnameOf(url: string | undefined): string {
 
 /**
  * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
- * keeps its code and detail, anything else is a 500 that says nothing of its cause) and destroys
- * the socket. Transports that refuse an upgrade after the router has handed it over use it too, so
+ * keeps its code and detail, anything else is a 500 that says nothing of its cause), with REST's
+ * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket. Transports that refuse an upgrade after the router has handed it over use it too, so
  * every refused upgrade carries the same body as a refused request.
  */
 export function refuseWithProblem(socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
-  const head = `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+  const extra = Object.entries(problemHeaders(problem, error))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const head = `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\n${extra}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
   socket.end(head + body, () => socket.destroy());
 }

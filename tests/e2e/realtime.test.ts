@@ -92,24 +92,26 @@ describe('realtime channels on the reference app (SQLite, one process)', () => {
     await expect(RealtimeSocket.open(ws, { authorization: `Bearer ${'x'.repeat(40)}` })).rejects.toThrow(/401/);
   });
 
-  it('refuses an upgrade with an invalid bearer token with the problem document SSE answers with', async () => {
+  it('refuses an upgrade with an invalid bearer token with the problem document and challenge SSE answers with', async () => {
     const authorization = `Bearer ${'x'.repeat(40)}`;
     const sse = await fetch(`${ref.url}/realtime/events?channel=news`, { headers: { authorization } });
     expect(sse.status).toBe(401);
     const problem = (await sse.json()) as Record<string, unknown>;
     expect(problem).toMatchObject({ status: 401, code: 'not_authenticated' });
-    const refused = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+    const refused = await new Promise<{ status: number; type: string | undefined; challenge: string | undefined; body: string }>((resolve, reject) => {
       const socket = new WebSocket(ws, { headers: { authorization } });
       socket.once('open', () => reject(new Error('the upgrade was accepted')));
       socket.once('error', () => undefined);
       socket.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += String(d)));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], challenge: res.headers['www-authenticate'], body }));
       });
     });
     expect(refused.status).toBe(401);
     expect(refused.type).toBe('application/problem+json');
+    expect(refused.challenge).toBe(sse.headers.get('www-authenticate'));
+    expect(refused.challenge).toBe('Bearer realm="portico"');
     expect(JSON.parse(refused.body)).toEqual(problem);
   });
 

@@ -5,7 +5,7 @@ import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
-import { toProblem } from './problem-mapping.js';
+import { problemHeaders, toProblem } from './problem-mapping.js';
 import { readCookie } from './cookies.js';
 import { hasBody, readFormBody, readJsonBody } from './read-body.js';
 import { finishOf, type Finish } from './response-finisher.js';
@@ -354,10 +354,7 @@ function answerProblem(ctx: Koa.Context, error: unknown, requestId: string, logg
   const problem = toProblem(error);
   if (problem.status >= 500) logger.error({ requestId, err: error }, 'request failed');
   ctx.status = problem.status;
-  // RFC 9110 §11.6.1: a 401 names the scheme that would succeed.
-  if (problem.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="portico"');
+  ctx.set(problemHeaders(problem, error));
   ctx.type = 'application/problem+json';
   setBody(ctx, problem);
-  const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-  if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))));
 }

@@ -97,3 +97,15 @@ export function toProblem(error: unknown): Problem {
     code: 'internal_error',
   };
 }
+
+/**
+ * The headers a problem answer carries besides its body: `WWW-Authenticate` on a 401 (RFC 9110
+ * §11.6.1: it names the scheme that would succeed) and `Retry-After` when the error knows when.
+ */
+export function problemHeaders(problem: Problem, error: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (problem.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="portico"';
+  const retryAfter = (error as { retryAfterSeconds?: unknown } | null | undefined)?.retryAfterSeconds;
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));
+  return headers;
+}

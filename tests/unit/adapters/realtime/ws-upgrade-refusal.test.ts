@@ -16,6 +16,7 @@ afterEach(async () => {
 interface Refusal {
   readonly status: number;
   readonly type: string | undefined;
+  readonly headers: Record<string, string | string[] | undefined>;
   readonly body: Record<string, unknown>;
 }
 
@@ -36,7 +37,7 @@ async function refusedWith(error: Error): Promise<Refusal> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: JSON.parse(text) as Record<string, unknown> }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], headers: res.headers, body: JSON.parse(text) as Record<string, unknown> }));
     });
     ws.once('open', () => reject(new Error('the upgrade was accepted')));
     ws.once('error', () => undefined);
@@ -47,6 +48,7 @@ describe('a realtime WebSocket upgrade whose caller cannot be identified', () =>
   it('is refused with the problem document: 401 for an invalid credential, 503 while the database is out, 500 otherwise', async () => {
     const invalid = await refusedWith(new DomainError('not_authenticated', 'invalid or revoked token'));
     expect(invalid).toMatchObject({ status: 401, type: 'application/problem+json', body: { status: 401, code: 'not_authenticated', detail: 'invalid or revoked token' } });
+    expect(invalid.headers['www-authenticate']).toBe('Bearer realm="portico"');
     await new Promise((resolve) => server?.close(resolve));
     expect(await refusedWith(new DatabaseUnavailable())).toMatchObject({ status: 503, body: { code: 'database_unavailable' } });
     await new Promise((resolve) => server?.close(resolve));
