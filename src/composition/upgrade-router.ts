@@ -59,8 +59,9 @@ function pathnameOf(url: string | undefined): string {
 /**
  * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
  * keeps its code and detail, anything else is a 500 that says nothing of its cause), with REST's
- * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket. Transports that refuse an upgrade after the router has handed it over use it too, so
- * every refused upgrade carries the same body as a refused request.
+ * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket. Transports
+ * that refuse an upgrade after the router has handed it over use it too, so every refused upgrade
+ * carries the same body and headers as a refused request.
  */
 export function refuseWithProblem(socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
