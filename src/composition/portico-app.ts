@@ -91,7 +91,7 @@ export class PorticoApp {
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(private readonly options: AppOptions) {
-    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops));
+    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops), () => this.logger);
   }
 
   /** Mounts a plugin; plugins install in the order they are used. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
 import { DomainError } from '../domain/errors/domain-error.js';
+import type { Logger } from '../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 
 /** Serves one upgrade request (the socket is the handler's from then on). */
@@ -19,6 +20,8 @@ export class UpgradeRouter {
     private readonly draining: () => boolean,
     /** Which origins may open a socket the session cookie identifies (default: the server's own). */
     private readonly origins: UpgradeOriginPolicy = upgradeOriginPolicy(),
+    /** Where a handler that throws is logged (the app's logger; read when one does). */
+    private readonly logger?: () => Logger,
   ) {}
 
   /** Claims `path` (its exact pathname); a path is claimed once. */
@@ -43,7 +46,7 @@ export class UpgradeRouter {
     try {
       handler(req, socket, head);
     } catch (error) {
-      refuseWithProblem(socket, error);
+      refuseWithProblem(socket, error, this.logger?.());
     }
   };
 }
@@ -59,12 +62,14 @@ function pathnameOf(url: string | undefined): string {
 /**
  * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
  * keeps its code and detail, anything else is a 500 that says nothing of its cause), with REST's
- * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket. Transports
- * that refuse an upgrade after the router has handed it over use it too, so every refused upgrade
- * carries the same body and headers as a refused request.
+ * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket; with a
+ * `logger`, a 5xx is logged with its cause, as REST logs one. Transports that refuse an upgrade
+ * after the router has handed it over use it too, so every refused upgrade carries the same body
+ * and headers as a refused request.
  */
-export function refuseWithProblem(socket: Duplex, error: unknown): void {
+export function refuseWithProblem(socket: Duplex, error: unknown, logger?: Logger): void {
   const problem = toProblem(error);
+  if (logger && problem.status >= 500) logger.error({ err: error }, 'a WebSocket upgrade failed');
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
   const extra = Object.entries(problemHeaders(problem, error))

@@ -2,7 +2,6 @@ import { DEFAULT_REALTIME_LIMITS, RealtimeHub, type ChannelAuthorizer, type Real
 import { RealtimePublisher, type Realtime } from '../../adapters/realtime/realtime-publisher.js';
 import { openEventStream } from '../../adapters/realtime/sse-endpoint.js';
 import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
-import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS, type Token } from '../tokens.js';
 import { callerOf } from '../upgrade-identity.js';
@@ -92,10 +91,7 @@ export class RealtimePlugin implements Plugin {
       hub,
       (req) => ctx.identify(callerOf(req.headers)),
       (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
-      (socket, error) => {
-        if (!(error instanceof DomainError)) ctx.logger.error({ err: error }, 'realtime: identifying a WebSocket caller failed');
-        refuseWithProblem(socket, error);
-      },
+      (socket, error) => refuseWithProblem(socket, error, ctx.logger),
     );
     ctx.onUpgrade(`${path}/ws`, ws.upgrade);
     ctx.onListen(() => async () => {

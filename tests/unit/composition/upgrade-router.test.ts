@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upgradeOriginPolicy } from '../../../src/composition/upgrade-origin.js';
 import { UpgradeRouter } from '../../../src/composition/upgrade-router.js';
+import type { Logger } from '../../../src/ports/logger.js';
 
 /** Sends a raw upgrade request and resolves with the first response line (and the whole answer). */
 function upgrade(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
@@ -58,14 +59,22 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     expect(problemOf(await upgradeAnswer(port, '/a/ws'))).toMatchObject({ status: 503, code: 'overloaded' });
   });
 
-  it('answers 500 with a problem document that says nothing of the cause when a handler throws', async () => {
-    const router = new UpgradeRouter(() => false);
+  it('answers 500 with a problem document that says nothing of the cause when a handler throws, and logs the cause', async () => {
+    const logged: { obj: object; msg: string | undefined }[] = [];
+    const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (obj, msg) => void logged.push({ obj, msg }) };
+    const router = new UpgradeRouter(() => false, undefined, () => logger);
+    const cause = new Error('postgres://user:s3cret@db failed');
     router.add('/a/ws', () => {
-      throw new Error('postgres://user:s3cret@db failed');
+      throw cause;
     });
-    const answer = await upgradeAnswer(await serve(router), '/a/ws');
+    const port = await serve(router);
+    const answer = await upgradeAnswer(port, '/a/ws');
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
     expect(problemOf(answer)).toEqual({ type: 'urn:portico:error:internal_error', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.', code: 'internal_error' });
+    expect(logged).toEqual([{ obj: { err: cause }, msg: 'a WebSocket upgrade failed' }]);
+    // A refusal the router means (an unknown path) is not an error to log.
+    await upgradeAnswer(port, '/nowhere');
+    expect(logged).toHaveLength(1);
   });
 
   it('refuses a path claimed twice', () => {

@@ -6,8 +6,11 @@ import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
 import { refuseWithProblem } from '../../../../src/composition/upgrade-router.js';
 import { DatabaseUnavailable, DomainError } from '../../../../src/domain/errors/domain-error.js';
+import type { Logger } from '../../../../src/ports/logger.js';
 
 let server: Server | undefined;
+const logged: object[] = [];
+const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (obj) => void logged.push(obj) };
 afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
@@ -26,7 +29,7 @@ async function refusedWith(error: Error): Promise<Refusal> {
     new RealtimeHub(),
     () => Promise.reject(error),
     () => () => undefined,
-    refuseWithProblem,
+    (socket, cause) => refuseWithProblem(socket, cause, logger),
   );
   server = createServer();
   server.on('upgrade', (req, socket, head) => rt.upgrade(req, socket, head));
@@ -52,8 +55,11 @@ describe('a realtime WebSocket upgrade whose caller cannot be identified', () =>
     await new Promise((resolve) => server?.close(resolve));
     expect(await refusedWith(new DatabaseUnavailable())).toMatchObject({ status: 503, body: { code: 'database_unavailable' } });
     await new Promise((resolve) => server?.close(resolve));
-    const bug = await refusedWith(new Error('secret connection string postgres://u:pw@db'));
+    const cause = new Error('secret connection string postgres://u:pw@db');
+    const bug = await refusedWith(cause);
     expect(bug).toMatchObject({ status: 500, body: { code: 'internal_error', detail: 'An unexpected error occurred.' } });
     expect(JSON.stringify(bug.body)).not.toContain('pw@db');
+    // The 5xx are logged with their cause, as REST logs them; the 401 is not.
+    expect(logged).toEqual([{ err: expect.objectContaining({ code: 'database_unavailable' }) }, { err: cause }]);
   });
 });
