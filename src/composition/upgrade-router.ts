@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
+import { requestIdOf } from '../adapters/http-koa/request-id.js';
 import { DomainError } from '../domain/errors/domain-error.js';
 import type { Logger } from '../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
@@ -39,14 +40,14 @@ export class UpgradeRouter {
   readonly listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const handler = this.handlers.get(pathnameOf(req.url));
-    if (!handler) return refuseWithProblem(socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
-    if (this.draining()) return refuseWithProblem(socket, new DomainError('overloaded', 'the server is shutting down; connect again to another instance'));
+    if (!handler) return refuseWithProblem(req, socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
+    if (this.draining()) return refuseWithProblem(req, socket, new DomainError('overloaded', 'the server is shutting down; connect again to another instance'));
     const crossOrigin = crossOriginSession(req, this.origins);
-    if (crossOrigin) return refuseWithProblem(socket, new DomainError('csrf_failed', crossOrigin));
+    if (crossOrigin) return refuseWithProblem(req, socket, new DomainError('csrf_failed', crossOrigin));
     try {
       handler(req, socket, head);
     } catch (error) {
-      refuseWithProblem(socket, error, this.logger?.());
+      refuseWithProblem(req, socket, error, this.logger?.());
     }
   };
 }
@@ -60,21 +61,29 @@ function pathnameOf(url: string | undefined): string {
 }
 
 /**
- * Answers an upgrade request with the problem document of `error` (REST's mapping: a DomainError
- * keeps its code and detail, anything else is a 500 that says nothing of its cause), with REST's
- * `WWW-Authenticate` on a 401 and `Retry-After` when known, and destroys the socket; with a
- * `logger`, a 5xx is logged with its cause, as REST logs one. Transports that refuse an upgrade
- * after the router has handed it over use it too, so every refused upgrade carries the same body
- * and headers as a refused request.
+ * Answers the upgrade request `req` with the problem document of `error` (REST's mapping: a
+ * DomainError keeps its code and detail, anything else is a 500 that says nothing of its cause),
+ * with REST's `WWW-Authenticate` on a 401 and `Retry-After` when known, the request's
+ * `X-Request-Id` (the caller's when well-formed), `nosniff` and `Cache-Control: no-store`, and
+ * destroys the socket; with a `logger`, a 5xx is logged with its cause and request id, as REST
+ * logs one. Transports that refuse an upgrade after the router has handed it over use it too, so
+ * every refused upgrade carries the same body and headers as a refused request.
  */
-export function refuseWithProblem(socket: Duplex, error: unknown, logger?: Logger): void {
+export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: unknown, logger?: Logger): void {
   const problem = toProblem(error);
-  if (logger && problem.status >= 500) logger.error({ err: error }, 'a WebSocket upgrade failed');
+  const requestId = requestIdOf(req.headers['x-request-id']);
+  if (logger && problem.status >= 500) logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
-  const extra = Object.entries(problemHeaders(problem, error))
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  const head = `HTTP/1.1 ${problem.status} ${problem.title}\r\nConnection: close\r\n${extra}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
-  socket.end(head + body, () => socket.destroy());
+  const headers: Record<string, string> = {
+    Connection: 'close',
+    ...problemHeaders(problem, error),
+    'X-Request-Id': requestId,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-store',
+    'Content-Type': 'application/problem+json',
+    'Content-Length': String(Buffer.byteLength(body)),
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
 }

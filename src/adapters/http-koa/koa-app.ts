@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
@@ -6,6 +5,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 import { problemHeaders, toProblem } from './problem-mapping.js';
+import { requestIdOf } from './request-id.js';
 import { readCookie } from './cookies.js';
 import { hasBody, readFormBody, readJsonBody } from './read-body.js';
 import { finishOf, type Finish } from './response-finisher.js';
@@ -48,8 +48,6 @@ function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | unde
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
-
-const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** The parameters of a request without a query string (what Koa would parse from '', shared and frozen). */
 const NO_QUERY: Readonly<Record<string, string | string[] | undefined>> = Object.freeze(Object.create(null) as Record<string, never>);
@@ -317,8 +315,7 @@ function requestEnvelope(options: KoaAppOptions, inFlight: { count: number }, fi
   return async (ctx, next) => {
     inFlight.count++;
     try {
-      const incoming = ctx.req.headers['x-request-id'];
-      const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      const requestId = requestIdOf(ctx.req.headers['x-request-id']);
       ctx.state.requestId = requestId;
       ctx.res.setHeader('X-Request-Id', requestId);
       const started = logRequests ? performance.now() : 0;

@@ -54,7 +54,7 @@ export function realtimeOverWebSocket(
       identify(req).then(
         (identity) =>
           server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
-        (error: unknown) => refuse(socket, error),
+        (error: unknown) => refuse(req, socket, error),
       );
     },
     close: async () => {
@@ -69,7 +69,7 @@ export function realtimeOverWebSocket(
 }
 
 /** Writes the refusal of an upgrade whose caller could not be identified, and ends the socket. */
-export type RefuseUpgrade = (socket: Duplex, error: unknown) => void;
+export type RefuseUpgrade = (req: IncomingMessage, socket: Duplex, error: unknown) => void;
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
 function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {

@@ -53,7 +53,12 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     expect(await upgrade(port, '/b/ws')).toBe('HTTP/1.1 418 B');
     expect(await upgrade(port, '/a/ws/more')).toBe('HTTP/1.1 404 Not Found');
     expect(await upgrade(port, '/nowhere')).toBe('HTTP/1.1 404 Not Found');
-    expect(problemOf(await upgradeAnswer(port, '/nowhere'))).toMatchObject({ status: 404, code: 'not_found', detail: 'no WebSocket endpoint at this path' });
+    const unknown = await upgradeAnswer(port, '/nowhere', { 'X-Request-Id': 'not valid!' });
+    expect(problemOf(unknown)).toMatchObject({ status: 404, code: 'not_found', detail: 'no WebSocket endpoint at this path' });
+    // REST's answer headers: a request id of its own (the caller's is malformed), nosniff, never cached.
+    expect(unknown).toMatch(/\r\nX-Request-Id: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\r\n/);
+    expect(unknown).toContain('\r\nX-Content-Type-Options: nosniff\r\n');
+    expect(unknown).toContain('\r\nCache-Control: no-store\r\n');
     draining = true;
     expect(await upgrade(port, '/a/ws')).toBe('HTTP/1.1 503 Service Unavailable');
     expect(problemOf(await upgradeAnswer(port, '/a/ws'))).toMatchObject({ status: 503, code: 'overloaded' });
@@ -68,10 +73,12 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
       throw cause;
     });
     const port = await serve(router);
-    const answer = await upgradeAnswer(port, '/a/ws');
+    const answer = await upgradeAnswer(port, '/a/ws', { 'X-Request-Id': 'trace-42.a_b' });
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 500 Internal Server Error');
     expect(problemOf(answer)).toEqual({ type: 'urn:portico:error:internal_error', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.', code: 'internal_error' });
-    expect(logged).toEqual([{ obj: { err: cause }, msg: 'a WebSocket upgrade failed' }]);
+    // The caller's request id comes back and names the log line, as on REST.
+    expect(answer).toContain('\r\nX-Request-Id: trace-42.a_b\r\n');
+    expect(logged).toEqual([{ obj: { requestId: 'trace-42.a_b', err: cause }, msg: 'a WebSocket upgrade failed' }]);
     // A refusal the router means (an unknown path) is not an error to log.
     await upgradeAnswer(port, '/nowhere');
     expect(logged).toHaveLength(1);

@@ -29,7 +29,7 @@ async function refusedWith(error: Error): Promise<Refusal> {
     new RealtimeHub(),
     () => Promise.reject(error),
     () => () => undefined,
-    (socket, cause) => refuseWithProblem(socket, cause, logger),
+    (req, socket, cause) => refuseWithProblem(req, socket, cause, logger),
   );
   server = createServer();
   server.on('upgrade', (req, socket, head) => rt.upgrade(req, socket, head));
@@ -59,7 +59,12 @@ describe('a realtime WebSocket upgrade whose caller cannot be identified', () =>
     const bug = await refusedWith(cause);
     expect(bug).toMatchObject({ status: 500, body: { code: 'internal_error', detail: 'An unexpected error occurred.' } });
     expect(JSON.stringify(bug.body)).not.toContain('pw@db');
-    // The 5xx are logged with their cause, as REST logs them; the 401 is not.
-    expect(logged).toEqual([{ err: expect.objectContaining({ code: 'database_unavailable' }) }, { err: cause }]);
+    // The 5xx are logged with their cause and the request id the answer carries; the 401 is not.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    expect(bug.headers['x-request-id']).toMatch(uuid);
+    expect(logged).toEqual([
+      { requestId: expect.stringMatching(uuid), err: expect.objectContaining({ code: 'database_unavailable' }) },
+      { requestId: bug.headers['x-request-id'], err: cause },
+    ]);
   });
 });
