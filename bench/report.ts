@@ -2,6 +2,8 @@
  * Formats bench results: the console table, the markdown table, and the JSON document
  * written to `bench/results/`.
  */
+import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import type { Measurement } from './measure.js';
 
 /** One scenario measured on both sides. */
@@ -14,6 +16,23 @@ export interface ScenarioResult {
   readonly portico: Measurement;
   /** portico rps / baseline rps. */
   readonly ratio: number;
+}
+
+/**
+ * The CPU's model name, with its family and model numbers where Linux tells them (two AMD EPYC
+ * machines of different families have the same name and measured differently).
+ */
+export function cpuModelOf(): string {
+  const name = cpus()[0]?.model.trim() ?? 'unknown';
+  let info = '';
+  try {
+    info = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return name;
+  }
+  const family = /^cpu family\s*:\s*(\d+)/m.exec(info)?.[1];
+  const model = /^model\s*:\s*(\d+)/m.exec(info)?.[1];
+  return family && model ? `${name}, family ${family} model ${model}` : name;
 }
 
 /** Where and how the run happened. */

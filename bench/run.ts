@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { measureGraphqlValidation, validationConsoleTable, validationMarkdown, type GraphqlValidationReport } from './graphql-validation.js';
 import { CONNECTIONS, DURATION_SECONDS, measure, WARMUP_SECONDS, type Measurement } from './measure.js';
-import { consoleTable, jsonReport, markdownTable, type RunInfo, type ScenarioResult } from './report.js';
+import { consoleTable, cpuModelOf, jsonReport, markdownTable, type RunInfo, type ScenarioResult } from './report.js';
 
 type Body = Record<string, unknown>;
 
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
-    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    cpuModel: cpuModelOf(),
     platform: `${process.platform}-${process.arch}`,
     connections: CONNECTIONS,
     warmupSeconds: WARMUP_SECONDS,

@@ -49,7 +49,7 @@ import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { startChildServer, type ChildServer } from '../child-server.js';
 import type { Measurement } from '../measure.js';
-import type { RunInfo } from '../report.js';
+import { cpuModelOf, type RunInfo } from '../report.js';
 import { withArgon2Allocator } from '../../src/adapters/crypto/argon2-password-hasher.js';
 
 // The raw verify loop loads @node-rs/argon2 with the allocator setting Portico loads it with
@@ -1133,7 +1133,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       node: process.version,
       cpus: cpus().length,
-      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      cpuModel: cpuModelOf(),
       platform: `${process.platform}-${process.arch}`,
       connections: CONNECTIONS,
       warmupSeconds: WARMUP_SECONDS,
