@@ -109,6 +109,7 @@ async function measure(n: number) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = await memory(url);
     const writes = n >= 10_000 ? 10 : 30;
+    const clientCpu = process.cpuUsage();
     for (let i = 0; i < writes; i++) {
       current = i;
       got = 0;
@@ -119,6 +120,9 @@ async function measure(n: number) {
       while (got < n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
       if (got < n) throw new Error(`write ${i}: ${got} of ${n} deliveries`);
     }
+    const { user, system } = process.cpuUsage(clientCpu);
+    const fanOut = ((await (await fetch(`${url}/bench/fan-out`)).json()) as { ms: number[] }).ms.sort((a, b) => a - b);
+    if (fanOut.length !== writes) throw new Error(`${fanOut.length} fan-outs timed for ${writes} writes`);
     for (const s of subscribers) s.close();
     latencies.sort((a, b) => a - b);
     return {
@@ -132,6 +136,9 @@ async function measure(n: number) {
       deliveries: latencies.length,
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
+      fanOutMedianMs: quantile(fanOut, 0.5),
+      fanOutMaxMs: fanOut[fanOut.length - 1] ?? NaN,
+      clientCpuPerWriteMs: (user + system) / 1000 / writes,
     };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -146,14 +153,19 @@ for (const n of SIZES) {
   results.push(r);
   console.log(
     `${r.subscribers} subscribers (${r.sse} SSE + ${r.websocket} WebSocket): ${r.rssPerConnectionKb.toFixed(1)} KB RSS (${r.heapPerConnectionKb.toFixed(1)} KB heap) per idle connection; ` +
-      `write → delivery p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms over ${r.deliveries} deliveries`,
+      `write → delivery p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms over ${r.deliveries} deliveries; ` +
+      `the server's fan-out of a write ${r.fanOutMedianMs.toFixed(1)} ms (median), ${r.fanOutMaxMs.toFixed(1)} ms (max); ` +
+      `this client's CPU to receive a write ${r.clientCpuPerWriteMs.toFixed(1)} ms`,
   );
 }
 agent.destroy();
 const md = [
-  '| subscribers | RSS per idle connection | heap per idle connection | server RSS | write → delivery p50 | p99 |',
-  '|---:|---:|---:|---:|---:|---:|',
-  ...results.map((r) => `| ${r.subscribers} (${r.sse} SSE + ${r.websocket} WS) | ${r.rssPerConnectionKb.toFixed(1)} KB | ${r.heapPerConnectionKb.toFixed(1)} KB | ${r.serverRssMb.toFixed(0)} MB | ${r.p50Ms.toFixed(1)} ms | ${r.p99Ms.toFixed(1)} ms |`),
+  '| subscribers | RSS per idle connection | heap per idle connection | server RSS | write → delivery p50 | p99 | server fan-out median | max | client CPU per write |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...results.map(
+    (r) =>
+      `| ${r.subscribers} (${r.sse} SSE + ${r.websocket} WS) | ${r.rssPerConnectionKb.toFixed(1)} KB | ${r.heapPerConnectionKb.toFixed(1)} KB | ${r.serverRssMb.toFixed(0)} MB | ${r.p50Ms.toFixed(1)} ms | ${r.p99Ms.toFixed(1)} ms | ${r.fanOutMedianMs.toFixed(1)} ms | ${r.fanOutMaxMs.toFixed(1)} ms | ${r.clientCpuPerWriteMs.toFixed(1)} ms |`,
+  ),
 ].join('\n');
 const out = join(here, '../../../bench/results');
 mkdirSync(out, { recursive: true });

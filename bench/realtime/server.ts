@@ -4,6 +4,7 @@
 import { AllowAny, c, createApp, defineModel, realtime, rest } from '../../src/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
+const fanOutMs: number[] = [];
 const app = createApp({ database: 'memory:', models: [defineModel('item', { id: c.id(), t: c.float() })], logRequests: false })
   .use(rest().resource({ table: 'item', permission: AllowAny }))
   .use(realtime({ maxConnectionsPerCaller: 100_000, heartbeatMs: 60_000 }).channel('news'))
@@ -11,7 +12,14 @@ const app = createApp({ database: 'memory:', models: [defineModel('item', { id: 
     name: 'bench',
     install(ctx) {
       // The process that commits the write publishes it (with one process, every subscriber is here).
-      ctx.events.onCommitted('post_save', 'item', (e) => void app.realtime.publish('news', { id: e.row.id, t: e.row.t }));
+      // The in-memory bus hands the event to the hub before `publish` resolves, so its time is the
+      // server's fan-out: every subscriber's frame written to its socket (or queued when full).
+      ctx.events.onCommitted('post_save', 'item', async (e) => {
+        const started = performance.now();
+        await app.realtime.publish('news', { id: e.row.id, t: e.row.t });
+        fanOutMs.push(performance.now() - started);
+      });
+      ctx.route({ method: 'GET', path: '/bench/fan-out', handler: () => ({ status: 200, body: { ms: fanOutMs.splice(0) } }) });
       ctx.route({
         method: 'GET',
         path: '/bench/memory',
