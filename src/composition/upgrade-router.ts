@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
 import { requestIdOf } from '../adapters/http-koa/request-id.js';
-import { DomainError } from '../domain/errors/domain-error.js';
+import { DomainError, ShuttingDown } from '../domain/errors/domain-error.js';
 import type { Logger } from '../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 
@@ -41,7 +41,7 @@ export class UpgradeRouter {
     socket.on('error', () => socket.destroy());
     const handler = this.handlers.get(pathnameOf(req.url));
     if (!handler) return refuseWithProblem(req, socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
-    if (this.draining()) return refuseWithProblem(req, socket, new DomainError('overloaded', 'the server is shutting down; connect again to another instance'));
+    if (this.draining()) return refuseWithProblem(req, socket, new ShuttingDown());
     const crossOrigin = crossOriginSession(req, this.origins);
     if (crossOrigin) return refuseWithProblem(req, socket, new DomainError('csrf_failed', crossOrigin));
     try {

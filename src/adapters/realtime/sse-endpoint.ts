@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Identity } from '../../domain/auth/identity.js';
-import { DomainError } from '../../domain/errors/domain-error.js';
+import { DomainError, ShuttingDown } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
@@ -38,7 +38,7 @@ const END_GRACE_MS = 2000;
  * anonymous caller refused 401, identified caller refused 403, too many connections 429.
  */
 export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promise<SseResponse> {
-  if (req.draining) throw new DomainError('overloaded', 'the server is shutting down; reconnect shortly');
+  if (req.draining) throw new ShuttingDown();
   const channel = single(req.channel);
   if (!channel) throw new DomainError('invalid_input', 'the channel query parameter is required', [{ field: 'channel', message: 'required' }]);
   const lastEventId = single(req.lastEventId);

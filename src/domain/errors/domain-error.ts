@@ -80,6 +80,19 @@ export class ConstraintViolation extends DomainError {
   }
 }
 
+/**
+ * The process is draining (after SIGTERM) and opens no new stream or socket: the client connects
+ * again, and the load balancer sends it to another instance. A new SSE stream and a WebSocket
+ * upgrade are refused with this one error (requests are still answered, closing their connection).
+ */
+export class ShuttingDown extends DomainError {
+  override readonly name = 'ShuttingDown';
+  readonly retryAfterSeconds = 1;
+  constructor() {
+    super('overloaded', 'the server is shutting down; connect again shortly');
+  }
+}
+
 /** The database could not be reached; the message stays generic. */
 export class DatabaseUnavailable extends DomainError {
   override readonly name = 'DatabaseUnavailable';

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upgradeOriginPolicy } from '../../../src/composition/upgrade-origin.js';
 import { UpgradeRouter } from '../../../src/composition/upgrade-router.js';
+import { ShuttingDown } from '../../../src/domain/errors/domain-error.js';
 import type { Logger } from '../../../src/ports/logger.js';
 
 /** Sends a raw upgrade request and resolves with the first response line (and the whole answer). */
@@ -61,7 +62,10 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     expect(unknown).toContain('\r\nCache-Control: no-store\r\n');
     draining = true;
     expect(await upgrade(port, '/a/ws')).toBe('HTTP/1.1 503 Service Unavailable');
-    expect(problemOf(await upgradeAnswer(port, '/a/ws'))).toMatchObject({ status: 503, code: 'overloaded' });
+    const drained = await upgradeAnswer(port, '/a/ws');
+    // The refusal a new SSE stream gets while draining: the same document, and when to come back.
+    expect(problemOf(drained)).toMatchObject({ status: 503, code: 'overloaded', detail: new ShuttingDown().message });
+    expect(drained).toContain('\r\nRetry-After: 1\r\n');
   });
 
   it('answers 500 with a problem document that says nothing of the cause when a handler throws, and logs the cause', async () => {
@@ -78,6 +82,7 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     expect(problemOf(answer)).toEqual({ type: 'urn:portico:error:internal_error', title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred.', code: 'internal_error' });
     // The caller's request id comes back and names the log line, as on REST.
     expect(answer).toContain('\r\nX-Request-Id: trace-42.a_b\r\n');
+    expect(answer).not.toContain('s3cret');
     expect(logged).toEqual([{ obj: { requestId: 'trace-42.a_b', err: cause }, msg: 'a WebSocket upgrade failed' }]);
     // A refusal the router means (an unknown path) is not an error to log.
     await upgradeAnswer(port, '/nowhere');
