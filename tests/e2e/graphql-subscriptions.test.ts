@@ -124,3 +124,45 @@ describe('GraphQL subscriptions (post is subscribable)', () => {
     expect(body.data.__schema.subscriptionType.fields.map((f) => f.name).sort()).toEqual(['postChanged', 'postDeleted']);
   });
 });
+
+describe('while the app drains (after SIGTERM), no transport opens a new stream', () => {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    ref = await startReference('sqlite', { env: { THROTTLE: 'off' } });
+    ref.app.drain();
+  });
+  afterAll(async () => ref.close());
+
+  const overSse = (query: string) =>
+    fetch(`${ref.url}/graphql/sse`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query }) });
+
+  it('a subscription over SSE is refused as realtime SSE and a WebSocket upgrade are (503 overloaded, Retry-After), while a query is still answered', async () => {
+    const subscription = await overSse('subscription { postDeleted }');
+    expect(subscription.status).toBe(503);
+    expect(subscription.headers.get('content-type')).toBe('application/problem+json');
+    expect(subscription.headers.get('retry-after')).toBe('1');
+    const refusal = (await subscription.json()) as Record<string, unknown>;
+    expect(refusal).toMatchObject({ status: 503, code: 'overloaded' });
+
+    const realtime = await fetch(`${ref.url}/realtime/events?channel=news`);
+    expect(realtime.status).toBe(503);
+    expect(await realtime.json()).toEqual(refusal);
+
+    const upgrade = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const socket = new WebSocket(`${ref.url.replace('http://', 'ws://')}/graphql/ws`, 'graphql-transport-ws');
+      socket.once('open', () => reject(new Error('the upgrade was accepted')));
+      socket.once('error', () => undefined);
+      socket.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += String(d)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+    });
+    expect(upgrade.status).toBe(503);
+    expect(JSON.parse(upgrade.body)).toEqual(refusal);
+
+    const query = await overSse('{ posts(limit: 1) { id } }');
+    expect(query.status).toBe(200);
+    expect(await query.text()).toContain('"posts":[{"id":"1"}]');
+  });
+});

@@ -7,6 +7,7 @@ import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
+import { ShuttingDown } from '../../domain/errors/domain-error.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
@@ -142,6 +143,12 @@ export class GraphqlPlugin implements Plugin {
         body: 'json',
         handler: async (req) => {
           const res = await serve(neutral(req));
+          // A draining process opens no new stream (as realtime's SSE and every WebSocket upgrade):
+          // the subscription just made is returned, and the client told to connect again.
+          if (res.subscription && ctx.isDraining() && res.body !== null && typeof res.body !== 'string') {
+            await res.body[Symbol.asyncIterator]().return?.();
+            throw new ShuttingDown();
+          }
           const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(res.subscription ? await watched(req, res.body) : res.body);
           return { status: res.status, body, headers: res.headers, ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}) };
         },
