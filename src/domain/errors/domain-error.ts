@@ -80,6 +80,14 @@ export class ConstraintViolation extends DomainError {
   }
 }
 
+/** The database could not be reached; the message stays generic. */
+export class DatabaseUnavailable extends DomainError {
+  override readonly name = 'DatabaseUnavailable';
+  constructor(detail = 'the database is unavailable') {
+    super('database_unavailable', detail);
+  }
+}
+
 /**
  * The process is draining (after SIGTERM) and opens no new stream or socket: the client connects
  * again, and the load balancer sends it to another instance. A new SSE stream and a WebSocket
@@ -90,13 +98,5 @@ export class ShuttingDown extends DomainError {
   readonly retryAfterSeconds = 1;
   constructor() {
     super('overloaded', 'the server is shutting down; connect again shortly');
-  }
-}
-
-/** The database could not be reached; the message stays generic. */
-export class DatabaseUnavailable extends DomainError {
-  override readonly name = 'DatabaseUnavailable';
-  constructor(detail = 'the database is unavailable') {
-    super('database_unavailable', detail);
   }
 }
