@@ -87,9 +87,11 @@ export interface PluginContext {
    */
   onListen(fn: (server: Server) => void | (() => Promise<void>)): void;
   /**
-   * Serves HTTP upgrades (WebSocket) whose pathname is exactly `path`. The app installs one
-   * `upgrade` listener that dispatches by pathname: an unknown path is answered 404 and a
-   * request while the app drains 503, both with the socket destroyed. A path is claimed once.
+   * Serves WebSocket handshakes whose pathname is exactly `path`. The app installs one
+   * `upgrade` listener that dispatches by pathname: an unknown path is answered 404, a request
+   * while the app drains 503, a malformed handshake (not a GET, no valid Sec-WebSocket-Key or
+   * -Version) 405 or 400, each with a problem document and the socket destroyed; a request that
+   * asks to upgrade to another protocol (`h2c`) is served as plain HTTP. A path is claimed once.
    *
    * @example
    * const wss = new WebSocketServer({ noServer: true }); // in an adapter

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type Koa from 'koa';
 import type { Container } from 'inversify';
@@ -26,6 +26,7 @@ import { identifyUpgrade } from './upgrade-identity.js';
 import { callerWatch } from './caller-watch.js';
 import { upgradeOriginPolicy } from './upgrade-origin.js';
 import { UpgradeRouter } from './upgrade-router.js';
+import { asksForWebSocket } from './websocket-handshake.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
 /** Options of `createApp`. */
@@ -91,7 +92,10 @@ export class PorticoApp {
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
 
   constructor(private readonly options: AppOptions) {
-    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops), () => this.logger);
+    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops), () => ({
+      logger: this.logger,
+      requests: options.logRequests !== false,
+    }));
   }
 
   /** Mounts a plugin; plugins install in the order they are used. */
@@ -266,9 +270,12 @@ export class PorticoApp {
       if (this.draining) res.setHeader('Connection', 'close');
       return koa(req, res);
     };
-    const server = (await import('node:http')).createServer(handler);
+    // Node 24.9+ leaves a request that asks for another protocol than WebSocket to the request
+    // listener itself; on older Node the upgrade router replays it (decisions.md, "Requests with an Upgrade header").
+    const options = { shouldUpgradeCallback: asksForWebSocket } as ServerOptions;
+    const server = (await import('node:http')).createServer(options, handler);
     this.server = server;
-    server.on('upgrade', this.upgrades.listener);
+    this.upgrades.attach(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

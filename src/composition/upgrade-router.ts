@@ -1,13 +1,25 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
+import { HARDENING_HEADERS } from '../adapters/http-koa/hardening-headers.js';
 import { requestIdOf } from '../adapters/http-koa/request-id.js';
 import { DomainError, ShuttingDown } from '../domain/errors/domain-error.js';
 import type { Logger } from '../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
+import { replayWithoutUpgrade } from './upgrade-replay.js';
+import { asksForWebSocket, HandshakeRefused, malformedHandshake } from './websocket-handshake.js';
 
 /** Serves one upgrade request (the socket is the handler's from then on). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+/** Where refused upgrades are logged: 5xx as errors, and every refusal as a `request` line when `requests` (REST's `logRequests`). */
+export interface UpgradeLog {
+  readonly logger: Logger;
+  readonly requests: boolean;
+}
+
+/** The log of the router each upgrade request came through, and when it came. */
+const LOG_OF = new WeakMap<IncomingMessage, { readonly log: UpgradeLog; readonly started: number }>();
 
 /**
  * The app's single `upgrade` listener: one `WebSocketServer({ server, path })` per transport
@@ -21,8 +33,8 @@ export class UpgradeRouter {
     private readonly draining: () => boolean,
     /** Which origins may open a socket the session cookie identifies (default: the server's own). */
     private readonly origins: UpgradeOriginPolicy = upgradeOriginPolicy(),
-    /** Where a handler that throws is logged (the app's logger; read when one does). */
-    private readonly logger?: () => Logger,
+    /** Where refusals are logged (the app's logger and `logRequests`; read when an upgrade comes). */
+    private readonly log?: () => UpgradeLog,
   ) {}
 
   /** Claims `path` (its exact pathname); a path is claimed once. */
@@ -32,24 +44,36 @@ export class UpgradeRouter {
     this.handlers.set(path, handler);
   }
 
+  /** Serves the upgrade requests of `server` (its `upgrade` listener). */
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serve(server, req, socket, head));
+  }
+
   /**
-   * The `upgrade` listener: dispatches by pathname; refuses with a problem document 404
-   * (`not_found`) an unknown path, 503 (`overloaded`) while draining, 403 (`csrf_failed`) the
-   * session cookie sent from another origin, 500 a handler that throws.
+   * One upgrade request: one that asks for another protocol than WebSocket is served as plain
+   * HTTP; a WebSocket handshake is dispatched by pathname, or refused with a problem document: 404
+   * (`not_found`) an unknown path, 503 (`overloaded`) while draining, 405 or 400 a malformed
+   * handshake, 403 (`csrf_failed`) the session cookie sent from another origin, 500 a handler
+   * that throws.
    */
-  readonly listener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+  private serve(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (!asksForWebSocket(req)) return replayWithoutUpgrade(server, req, socket, head);
     socket.on('error', () => socket.destroy());
+    const log = this.log?.();
+    if (log) LOG_OF.set(req, { log, started: performance.now() });
     const handler = this.handlers.get(pathnameOf(req.url));
     if (!handler) return refuseWithProblem(req, socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
     if (this.draining()) return refuseWithProblem(req, socket, new ShuttingDown());
+    const malformed = malformedHandshake(req);
+    if (malformed) return refuseWithProblem(req, socket, malformed);
     const crossOrigin = crossOriginSession(req, this.origins);
     if (crossOrigin) return refuseWithProblem(req, socket, new DomainError('csrf_failed', crossOrigin));
     try {
       handler(req, socket, head);
     } catch (error) {
-      refuseWithProblem(req, socket, error, this.logger?.());
+      refuseWithProblem(req, socket, error);
     }
-  };
+  }
 }
 
 function pathnameOf(url: string | undefined): string {
@@ -64,26 +88,39 @@ function pathnameOf(url: string | undefined): string {
  * Answers the upgrade request `req` with the problem document of `error` (REST's mapping: a
  * DomainError keeps its code and detail, anything else is a 500 that says nothing of its cause),
  * with REST's `WWW-Authenticate` on a 401 and `Retry-After` when known, the request's
- * `X-Request-Id` (the caller's when well-formed), `nosniff` and `Cache-Control: no-store`, and
- * destroys the socket; with a `logger`, a 5xx is logged with its cause and request id, as REST
- * logs one. Transports that refuse an upgrade after the router has handed it over use it too, so
- * every refused upgrade carries the same body and headers as a refused request.
+ * `X-Request-Id` (the caller's when well-formed), the hardening headers and `Cache-Control:
+ * no-store`, and destroys the socket. A request that came through an `UpgradeRouter` is logged as
+ * a REST request is: a 5xx with its cause, and a `request` line when the app logs requests.
+ * Transports that refuse an upgrade after the router has handed it over use it too, so every
+ * refused upgrade carries the same body and headers as a refused request.
  */
-export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: unknown, logger?: Logger): void {
+export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
   const requestId = requestIdOf(req.headers['x-request-id']);
-  if (logger && problem.status >= 500) logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
+  logRefusal(req, requestId, problem.status, error);
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
   const headers: Record<string, string> = {
     Connection: 'close',
     ...problemHeaders(problem, error),
+    ...(error instanceof HandshakeRefused ? error.headers : {}),
     'X-Request-Id': requestId,
-    'X-Content-Type-Options': 'nosniff',
+    ...HARDENING_HEADERS,
     'Cache-Control': 'no-store',
     'Content-Type': 'application/problem+json',
     'Content-Length': String(Buffer.byteLength(body)),
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
+}
+
+function logRefusal(req: IncomingMessage, requestId: string, status: number, error: unknown): void {
+  const seen = LOG_OF.get(req);
+  if (!seen) return;
+  const { logger, requests } = seen.log;
+  if (status >= 500) logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
+  if (requests) {
+    const ms = Math.round((performance.now() - seen.started) * 10) / 10;
+    logger.info({ requestId, method: req.method, path: pathnameOf(req.url), status, ms }, 'request');
+  }
 }

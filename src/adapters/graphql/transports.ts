@@ -233,10 +233,12 @@ export function graphqlOverWebSocket(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller = () => () => undefined,
+  /** Answers a handshake ws finds malformed (an unparsable Sec-WebSocket-Protocol) with the app's problem document. */
+  refuse?: (req: IncomingMessage, socket: Duplex, error: unknown) => void,
 ): WebSocketTransport {
   let transport: WebSocketTransport | undefined;
   return {
-    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch)).upgrade(req, socket, head),
+    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch, refuse)).upgrade(req, socket, head),
     close: async () => transport?.close(),
   };
 }
@@ -260,10 +262,12 @@ function webSocketTransport(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller,
+  refuse: ((req: IncomingMessage, socket: Duplex, error: unknown) => void) | undefined,
 ): WebSocketTransport {
   const { WebSocketServer } = require('ws') as typeof Ws;
   const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
   const wss = new WebSocketServer({ noServer: true });
+  if (refuse) wss.on('wsClientError', (error, socket, req) => refuse(req, socket, new DomainError('invalid_input', error.message)));
   const running = new WeakMap<object, Map<string, Operation>>();
   const operations = (ctx: object) => {
     let map = running.get(ctx);

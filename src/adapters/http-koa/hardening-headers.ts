@@ -13,6 +13,19 @@ export interface HardeningOptions {
 }
 
 /**
+ * The hardening headers every answer carries, whatever wrote it (a refused WebSocket upgrade
+ * too): nosniff, no framing, a same-origin referrer and opener policy.
+ */
+export const HARDENING_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+const HARDENING = Object.entries(HARDENING_HEADERS);
+
+/**
  * Hardening headers on every response: nosniff, no framing (X-Frame-Options and CSP
  * frame-ancestors), a same-origin referrer policy, HSTS in production over a secure request,
  * and `Cache-Control: no-store` whenever the request carried a session cookie or an
@@ -24,11 +37,8 @@ export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
     const res = ctx.res;
     // A handler that wrote its head itself (a stream it flushed) is past changing it.
     if (res.headersSent) return;
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('X-Frame-Options', 'DENY');
-    if (!res.hasHeader('Content-Security-Policy')) res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    // A Content-Security-Policy the handler set (a host's page) is its own.
+    for (const [name, value] of HARDENING) if (name !== 'Content-Security-Policy' || !res.hasHeader(name)) res.setHeader(name, value);
     if (options.hsts && ctx.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (ctx.req.headers.authorization || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
   });

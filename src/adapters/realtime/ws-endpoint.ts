@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type * as Ws from 'ws';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
@@ -48,7 +49,7 @@ export function realtimeOverWebSocket(
 ): RealtimeWebSocket {
   let wss: WebSocketServer | undefined;
   // ws is loaded with the first upgrade: an app nobody has opened a socket to holds none of it.
-  const server = () => (wss ??= new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }));
+  const server = () => (wss ??= refusingClientErrors(new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }), refuse));
   return {
     upgrade: (req, socket, head) => {
       identify(req).then(
@@ -70,6 +71,11 @@ export function realtimeOverWebSocket(
 
 /** Writes the refusal of an upgrade whose caller could not be identified, and ends the socket. */
 export type RefuseUpgrade = (req: IncomingMessage, socket: Duplex, error: unknown) => void;
+
+/** A handshake ws finds malformed (an unparsable Sec-WebSocket-Protocol) is refused 400 through `refuse`, not in ws's text/html. */
+function refusingClientErrors(wss: WebSocketServer, refuse: RefuseUpgrade): WebSocketServer {
+  return wss.on('wsClientError', (error, socket, req) => refuse(req, socket, new DomainError('invalid_input', error.message)));
+}
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
 function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {

@@ -91,7 +91,7 @@ export class RealtimePlugin implements Plugin {
       hub,
       (req) => ctx.identify(callerOf(req.headers)),
       (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
-      (req, socket, error) => refuseWithProblem(req, socket, error, ctx.logger),
+      refuseWithProblem,
     );
     ctx.onUpgrade(`${path}/ws`, ws.upgrade);
     ctx.onListen(() => async () => {

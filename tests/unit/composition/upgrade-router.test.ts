@@ -11,11 +11,15 @@ function upgrade(port: number, path: string, headers: Record<string, string> = {
   return upgradeAnswer(port, path, headers).then((text) => text.split('\r\n')[0] ?? '');
 }
 
-function upgradeAnswer(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {
+/** A well-formed opening handshake (RFC 6455 §4.1); `headers` add to it or replace its own (an empty value drops one). */
+const HANDSHAKE = { Host: 'x', Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13' };
+
+function upgradeAnswer(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const lines = Object.entries({ Host: 'x', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const all = Object.entries({ ...HANDSHAKE, ...headers }).filter(([, v]) => v !== '');
+    const lines = all.map(([k, v]) => `${k}: ${v}\r\n`).join('');
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\n${lines}Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+      socket.write(`${method} ${path} HTTP/1.1\r\n${lines}\r\n`);
     });
     let text = '';
     socket.on('data', (d) => (text += String(d)));
@@ -39,7 +43,7 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
   async function serve(router: UpgradeRouter): Promise<number> {
     const server = createServer((_req, res) => res.end());
     servers.push(server);
-    server.on('upgrade', router.listener);
+    router.attach(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return (server.address() as { port: number }).port;
   }
@@ -71,7 +75,7 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
   it('answers 500 with a problem document that says nothing of the cause when a handler throws, and logs the cause', async () => {
     const logged: { obj: object; msg: string | undefined }[] = [];
     const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (obj, msg) => void logged.push({ obj, msg }) };
-    const router = new UpgradeRouter(() => false, undefined, () => logger);
+    const router = new UpgradeRouter(() => false, undefined, () => ({ logger, requests: false }));
     const cause = new Error('postgres://user:s3cret@db failed');
     router.add('/a/ws', () => {
       throw cause;
@@ -87,6 +91,88 @@ describe('UpgradeRouter: one upgrade listener for every WebSocket transport', ()
     // A refusal the router means (an unknown path) is not an error to log.
     await upgradeAnswer(port, '/nowhere');
     expect(logged).toHaveLength(1);
+  });
+
+  it('refuses a malformed handshake 405 or 400 before the handler sees it, with the headers RFC 6455 asks for', async () => {
+    const handled: string[] = [];
+    const router = new UpgradeRouter(() => false);
+    router.add('/a/ws', (req, socket) => {
+      handled.push(req.method ?? '');
+      socket.end('HTTP/1.1 418 A\r\n\r\n');
+    });
+    const port = await serve(router);
+    const post = await upgradeAnswer(port, '/a/ws', {}, 'POST');
+    expect(post.split('\r\n')[0]).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(post).toContain('\r\nAllow: GET\r\n');
+    expect(problemOf(post)).toMatchObject({ status: 405, code: 'method_not_allowed', detail: 'a WebSocket handshake is a GET request, not POST' });
+    const noKey = await upgradeAnswer(port, '/a/ws', { 'Sec-WebSocket-Key': '' });
+    expect(problemOf(noKey)).toMatchObject({ status: 400, code: 'invalid_input', detail: 'missing or invalid Sec-WebSocket-Key header (16 bytes in base64)' });
+    expect(problemOf(await upgradeAnswer(port, '/a/ws', { 'Sec-WebSocket-Key': 'short==' }))).toMatchObject({ status: 400 });
+    const version = await upgradeAnswer(port, '/a/ws', { 'Sec-WebSocket-Version': '12' });
+    expect(problemOf(version)).toMatchObject({ status: 400, detail: 'missing or unsupported Sec-WebSocket-Version header (this server speaks 13)' });
+    expect(version).toContain('\r\nSec-WebSocket-Version: 13\r\n');
+    expect(problemOf(await upgradeAnswer(port, '/a/ws', { Upgrade: 'websocket, h2c' }))).toMatchObject({ status: 400, detail: 'the Upgrade header must be exactly "websocket"' });
+    expect(handled).toEqual([]);
+    // Any case of the protocol name is the same (RFC 9110 §7.8), as ws reads it.
+    expect(await upgrade(port, '/a/ws', { Upgrade: 'WebSocket' })).toBe('HTTP/1.1 418 A');
+    expect(handled).toEqual(['GET']);
+  });
+
+  it('sends REST\'s hardening headers with every refusal and logs it as a request line, without its query string', async () => {
+    const lines: { obj: object; msg: string | undefined }[] = [];
+    const logger: Logger = { debug: () => undefined, info: (obj, msg) => void lines.push({ obj, msg }), warn: () => undefined, error: () => undefined };
+    let requests = true;
+    const router = new UpgradeRouter(() => false, undefined, () => ({ logger, requests }));
+    const port = await serve(router);
+    const answer = await upgradeAnswer(port, '/nowhere?token=s3cret', { 'X-Request-Id': 'trace-7' });
+    for (const header of ['X-Frame-Options: DENY', "Content-Security-Policy: frame-ancestors 'none'", 'Referrer-Policy: same-origin', 'Cross-Origin-Opener-Policy: same-origin']) {
+      expect(answer).toContain(`\r\n${header}\r\n`);
+    }
+    expect(lines).toEqual([{ obj: { requestId: 'trace-7', method: 'GET', path: '/nowhere', status: 404, ms: expect.any(Number) }, msg: 'request' }]);
+    expect(JSON.stringify(lines)).not.toContain('s3cret');
+    // `logRequests: false` is honoured here as on REST.
+    requests = false;
+    await upgradeAnswer(port, '/nowhere');
+    expect(lines).toHaveLength(1);
+  });
+
+  it('serves a request that asks to upgrade to another protocol (h2c) as the plain HTTP request it is', async () => {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += String(chunk)));
+      req.on('end', () => res.end(`${req.method} ${req.url} body=${body} from=${req.socket.remoteAddress} upgrade=${req.headers.upgrade} connection=${req.headers.connection}|`));
+    });
+    servers.push(server);
+    const router = new UpgradeRouter(() => false);
+    router.add('/a/ws', () => {
+      throw new Error('not a WebSocket');
+    });
+    router.attach(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const exchange = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        // Sent in two pieces, the second after the server has read the first's headers.
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(text.slice(0, 20));
+          setTimeout(() => socket.write(text.slice(20)), 30);
+        });
+        let answer = '';
+        socket.on('data', (d) => (answer += String(d)));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const h2c = 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n';
+    // A GET, then a second request on the same connection.
+    const get = await exchange(`GET /a/ws?x=1 HTTP/1.1\r\nHost: x\r\n${h2c}\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(get.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+    expect(get).toContain('GET /a/ws?x=1 body= from=127.0.0.1 upgrade=undefined connection=undefined|');
+    expect(get).toContain('GET /next body= from=127.0.0.1 upgrade=undefined connection=close|');
+    // Bodies by length and chunked reach the handler whole.
+    const sized = await exchange(`POST /p HTTP/1.1\r\nHost: x\r\n${h2c.replace('HTTP2-Settings\r\n', 'HTTP2-Settings, close\r\n')}Content-Length: 5\r\n\r\nhello`);
+    expect(sized).toContain('POST /p body=hello from=127.0.0.1 upgrade=undefined connection=close|');
+    const chunked = await exchange(`POST /p HTTP/1.1\r\nHost: x\r\nConnection: close, Upgrade\r\nUpgrade: h2c\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nhel\r\n2\r\nlo\r\n0\r\n\r\n`);
+    expect(chunked).toContain('POST /p body=hello');
   });
 
   it('refuses a path claimed twice', () => {

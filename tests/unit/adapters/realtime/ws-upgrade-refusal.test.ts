@@ -4,13 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
-import { refuseWithProblem } from '../../../../src/composition/upgrade-router.js';
+import { connect } from 'node:net';
+import { refuseWithProblem, UpgradeRouter } from '../../../../src/composition/upgrade-router.js';
+import { ANONYMOUS, type Identity } from '../../../../src/domain/auth/identity.js';
 import { DatabaseUnavailable, DomainError } from '../../../../src/domain/errors/domain-error.js';
 import type { Logger } from '../../../../src/ports/logger.js';
 
 let server: Server | undefined;
 const logged: object[] = [];
-const logger: Logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (obj) => void logged.push(obj) };
+const requests: object[] = [];
+const logger: Logger = { debug: () => undefined, info: (obj, msg) => void requests.push({ ...obj, msg }), warn: () => undefined, error: (obj) => void logged.push(obj) };
 afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
@@ -23,18 +26,21 @@ interface Refusal {
   readonly body: Record<string, unknown>;
 }
 
+/** The realtime WebSocket endpoint behind the app's upgrade router, identifying callers with `identify`; resolves with its port. */
+async function served(identify: () => Promise<Identity>): Promise<number> {
+  const rt = realtimeOverWebSocket(new RealtimeHub(), identify, () => () => undefined, refuseWithProblem);
+  const router = new UpgradeRouter(() => false, undefined, () => ({ logger, requests: true }));
+  router.add('/realtime/ws', rt.upgrade);
+  server = createServer();
+  router.attach(server);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
 /** How a realtime upgrade is refused when identifying its caller fails with `error` (the app's refusal writer). */
 async function refusedWith(error: Error): Promise<Refusal> {
-  const rt = realtimeOverWebSocket(
-    new RealtimeHub(),
-    () => Promise.reject(error),
-    () => () => undefined,
-    (req, socket, cause) => refuseWithProblem(req, socket, cause, logger),
-  );
-  server = createServer();
-  server.on('upgrade', (req, socket, head) => rt.upgrade(req, socket, head));
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const ws = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}/realtime/ws`);
+  const port = await served(() => Promise.reject(error));
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/realtime/ws`);
   return new Promise((resolve, reject) => {
     ws.once('unexpected-response', (_req, res) => {
       let text = '';
@@ -66,5 +72,31 @@ describe('a realtime WebSocket upgrade whose caller cannot be identified', () =>
       { requestId: expect.stringMatching(uuid), err: expect.objectContaining({ code: 'database_unavailable' }) },
       { requestId: bug.headers['x-request-id'], err: cause },
     ]);
+    // Every refusal is a `request` line, as a refused REST request is: no credential, no query string.
+    expect(requests).toEqual([
+      expect.objectContaining({ msg: 'request', method: 'GET', path: '/realtime/ws', status: 401, ms: expect.any(Number) }),
+      expect.objectContaining({ msg: 'request', status: 503 }),
+      expect.objectContaining({ msg: 'request', requestId: bug.headers['x-request-id'], status: 500 }),
+    ]);
+  });
+
+  it('a handshake ws finds malformed is refused 400 with the problem document, not in ws\'s text/html', async () => {
+    const port = await served(() => Promise.resolve(ANONYMOUS));
+    // Well-formed but for the subprotocol list (the router checks the rest; ws parses this one).
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          'GET /realtime/ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n' +
+            'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: a,,b\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.on('data', (d) => (text += String(d)));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer).toContain('\r\nContent-Type: application/problem+json\r\n');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400, code: 'invalid_input', detail: 'Invalid Sec-WebSocket-Protocol header' });
   });
 });
