@@ -53,6 +53,24 @@ describe('requests with an Upgrade header, on the reference app', () => {
     expect(bodyOf(login)).toMatchObject({ user: { username: 'alice' }, token: expect.any(String) });
   });
 
+  it('keeps such a connection alive for later requests, and closes it on shutdown as any idle one', async () => {
+    const other = await startReference('sqlite', { env: { THROTTLE: 'off' } });
+    const { hostname, port } = new URL(other.url);
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (d) => (answer += String(d)));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`GET /api/author/1 HTTP/1.1\r\nHost: x\r\n${H2C.replace(', close', '')}\r\n`);
+    await expect.poll(() => answer).toContain('"name"');
+    expect(answer).toContain('\r\nConnection: keep-alive\r\n');
+    socket.write('GET /api/author/2 HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => answer.match(/HTTP\/1\.1 200 OK/g)?.length).toBe(2);
+    const started = Date.now();
+    await other.close();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('refuses malformed WebSocket handshakes with the problem document on both transports', async () => {
     for (const path of ['/graphql/ws', '/realtime/ws']) {
       const noKey = await exchange(ref.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`);
