@@ -12,14 +12,19 @@ import { asksForWebSocket, HandshakeRefused, malformedHandshake } from './websoc
 /** Serves one upgrade request (the socket is the handler's from then on). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
-/** Where refused upgrades are logged: 5xx as errors, and every refusal as a `request` line when `requests` (REST's `logRequests`). */
+/** Where upgrades are logged: 5xx refusals as errors, and every upgrade as a `request` line when `requests` (REST's `logRequests`). */
 export interface UpgradeLog {
   readonly logger: Logger;
   readonly requests: boolean;
 }
 
-/** The log of the router each upgrade request came through, and when it came. */
-const LOG_OF = new WeakMap<IncomingMessage, { readonly log: UpgradeLog; readonly started: number }>();
+/** What the router noted of each upgrade request it served: its id, when it came, where it is logged. */
+interface SeenUpgrade {
+  readonly requestId: string;
+  readonly started: number;
+  readonly log: UpgradeLog | undefined;
+}
+const SEEN = new WeakMap<IncomingMessage, SeenUpgrade>();
 
 /**
  * The app's single `upgrade` listener: one `WebSocketServer({ server, path })` per transport
@@ -33,7 +38,7 @@ export class UpgradeRouter {
     private readonly draining: () => boolean,
     /** Which origins may open a socket the session cookie identifies (default: the server's own). */
     private readonly origins: UpgradeOriginPolicy = upgradeOriginPolicy(),
-    /** Where refusals are logged (the app's logger and `logRequests`; read when an upgrade comes). */
+    /** Where upgrades are logged (the app's logger and `logRequests`; read when an upgrade comes). */
     private readonly log?: () => UpgradeLog,
   ) {}
 
@@ -59,8 +64,7 @@ export class UpgradeRouter {
   private serve(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (!asksForWebSocket(req)) return replayWithoutUpgrade(server, req, socket, head);
     socket.on('error', () => socket.destroy());
-    const log = this.log?.();
-    if (log) LOG_OF.set(req, { log, started: performance.now() });
+    SEEN.set(req, { requestId: requestIdOf(req.headers['x-request-id']), started: performance.now(), log: this.log?.() });
     const handler = this.handlers.get(pathnameOf(req.url));
     if (!handler) return refuseWithProblem(req, socket, new DomainError('not_found', 'no WebSocket endpoint at this path'));
     if (this.draining()) return refuseWithProblem(req, socket, new ShuttingDown());
@@ -96,8 +100,10 @@ function pathnameOf(url: string | undefined): string {
  */
 export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
-  const requestId = requestIdOf(req.headers['x-request-id']);
-  logRefusal(req, requestId, problem.status, error);
+  const seen = SEEN.get(req);
+  const requestId = seen?.requestId ?? requestIdOf(req.headers['x-request-id']);
+  if (seen?.log && problem.status >= 500) seen.log.logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
+  logRequest(req, problem.status);
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
   const headers: Record<string, string> = {
@@ -114,13 +120,23 @@ export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: u
   socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\n${lines.join('')}\r\n${body}`, () => socket.destroy());
 }
 
-function logRefusal(req: IncomingMessage, requestId: string, status: number, error: unknown): void {
-  const seen = LOG_OF.get(req);
-  if (!seen) return;
-  const { logger, requests } = seen.log;
-  if (status >= 500) logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
-  if (requests) {
-    const ms = Math.round((performance.now() - seen.started) * 10) / 10;
-    logger.info({ requestId, method: req.method, path: pathnameOf(req.url), status, ms }, 'request');
-  }
+/**
+ * Completes the answer to an accepted WebSocket handshake (`headers`, the lines of its 101, before
+ * they are written): it carries the request's `X-Request-Id` as every answer does, and is logged
+ * as a `request` line with status 101 when the app logs requests.
+ */
+export function acceptedUpgrade(req: IncomingMessage, headers: string[]): void {
+  headers.push(`X-Request-Id: ${SEEN.get(req)?.requestId ?? requestIdOf(req.headers['x-request-id'])}`);
+  logRequest(req, 101);
 }
+
+/** The `request` line of an upgrade that came through a router whose app logs requests. */
+function logRequest(req: IncomingMessage, status: number): void {
+  const seen = SEEN.get(req);
+  if (!seen?.log?.requests) return;
+  const ms = Math.round((performance.now() - seen.started) * 10) / 10;
+  seen.log.logger.info({ requestId: seen.requestId, method: req.method, path: pathnameOf(req.url), status, ms }, 'request');
+}
+
+/** How the app answers a WebSocket handshake a transport completes: the refusal, the 101's request id and log line. */
+export const HANDSHAKE_OUTCOME = { refuse: refuseWithProblem, accepted: acceptedUpgrade } as const;

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /** Writes `text` on a new connection to the app and resolves with everything it answers until it closes. */
@@ -69,6 +70,18 @@ describe('requests with an Upgrade header, on the reference app', () => {
     await other.close();
     await closed;
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers an accepted handshake 101 with the request id, as every answer carries one', async () => {
+    for (const [path, protocol] of [['/graphql/ws', 'graphql-transport-ws'], ['/realtime/ws', undefined]] as const) {
+      const ws = new WebSocket(`${ref.url.replace('http://', 'ws://')}${path}`, protocol, { headers: { 'X-Request-Id': `trace-${path.length}` } });
+      const head = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        ws.once('upgrade', (res) => resolve(res.headers));
+        ws.once('error', reject);
+      });
+      ws.close();
+      expect(head['x-request-id']).toBe(`trace-${path.length}`);
+    }
   });
 
   it('refuses malformed WebSocket handshakes with the problem document on both transports', async () => {

@@ -217,6 +217,14 @@ export function untilRevoked(stream: AsyncIterable<string>, watch: (ended: () =>
   };
 }
 
+/** How the app answers a WebSocket handshake. */
+export interface HandshakeOutcome {
+  /** Writes the refusal of the upgrade with the app's problem document, and ends the socket. */
+  refuse(req: IncomingMessage, socket: Duplex, error: unknown): void;
+  /** Completes the lines of an accepted handshake's 101 before they are written. */
+  accepted?(req: IncomingMessage, headers: string[]): void;
+}
+
 /** A WebSocket transport without a server of its own: the app routes the upgrades of its path to `upgrade`. */
 export interface WebSocketTransport {
   /** Completes an upgrade request the app routed here. */
@@ -233,12 +241,12 @@ export function graphqlOverWebSocket(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller = () => () => undefined,
-  /** Answers a handshake ws finds malformed (an unparsable Sec-WebSocket-Protocol) with the app's problem document. */
-  refuse?: (req: IncomingMessage, socket: Duplex, error: unknown) => void,
+  /** How the app answers the handshake: ws's refusal of a malformed one (an unparsable Sec-WebSocket-Protocol), the 101 of one accepted. */
+  outcome?: HandshakeOutcome,
 ): WebSocketTransport {
   let transport: WebSocketTransport | undefined;
   return {
-    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch, refuse)).upgrade(req, socket, head),
+    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch, outcome)).upgrade(req, socket, head),
     close: async () => transport?.close(),
   };
 }
@@ -262,12 +270,16 @@ function webSocketTransport(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller,
-  refuse: ((req: IncomingMessage, socket: Duplex, error: unknown) => void) | undefined,
+  outcome: HandshakeOutcome | undefined,
 ): WebSocketTransport {
   const { WebSocketServer } = require('ws') as typeof Ws;
   const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
   const wss = new WebSocketServer({ noServer: true });
-  if (refuse) wss.on('wsClientError', (error, socket, req) => refuse(req, socket, new DomainError('invalid_input', error.message)));
+  if (outcome) {
+    wss.on('wsClientError', (error, socket, req) => outcome.refuse(req, socket, new DomainError('invalid_input', error.message)));
+    const { accepted } = outcome;
+    if (accepted) wss.on('headers', (headers, req) => accepted(req, headers));
+  }
   const running = new WeakMap<object, Map<string, Operation>>();
   const operations = (ctx: object) => {
     let map = running.get(ctx);

@@ -38,24 +38,24 @@ export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' 
  * the server answers `subscribed`/`unsubscribed`, then sends `event` (`channel`, `id`, `data`),
  * `gap` (`channel`, `lastEventId`, `reason`) and `error` (`channel`?, `code`, `message`). The caller is
  * identified once, from the upgrade request; a present but invalid bearer token is refused 401,
- * through `refuse` (401 `not_authenticated`, 503 while the database is out, else 500).
+ * through `outcome.refuse` (401 `not_authenticated`, 503 while the database is out, else 500).
  */
 export function realtimeOverWebSocket(
   hub: RealtimeHub,
   identify: (req: IncomingMessage) => Promise<Identity>,
   watch: WatchCaller,
-  /** Answers an upgrade whose caller could not be identified, with the app's problem document. */
-  refuse: RefuseUpgrade,
+  /** How the app answers the handshake: the refusal of one whose caller could not be identified, the 101 of one accepted. */
+  outcome: HandshakeOutcome,
 ): RealtimeWebSocket {
   let wss: WebSocketServer | undefined;
   // ws is loaded with the first upgrade: an app nobody has opened a socket to holds none of it.
-  const server = () => (wss ??= refusingClientErrors(new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }), refuse));
+  const server = () => (wss ??= answering(new (createRequire(import.meta.url)('ws') as typeof Ws).WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }), outcome));
   return {
     upgrade: (req, socket, head) => {
       identify(req).then(
         (identity) =>
           server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
-        (error: unknown) => refuse(req, socket, error),
+        (error: unknown) => outcome.refuse(req, socket, error),
       );
     },
     close: async () => {
@@ -69,12 +69,23 @@ export function realtimeOverWebSocket(
   };
 }
 
-/** Writes the refusal of an upgrade whose caller could not be identified, and ends the socket. */
-export type RefuseUpgrade = (req: IncomingMessage, socket: Duplex, error: unknown) => void;
+/** How the app answers a WebSocket handshake. */
+export interface HandshakeOutcome {
+  /** Writes the refusal of the upgrade with the app's problem document, and ends the socket. */
+  refuse(req: IncomingMessage, socket: Duplex, error: unknown): void;
+  /** Completes the lines of an accepted handshake's 101 before they are written. */
+  accepted?(req: IncomingMessage, headers: string[]): void;
+}
 
-/** A handshake ws finds malformed (an unparsable Sec-WebSocket-Protocol) is refused 400 through `refuse`, not in ws's text/html. */
-function refusingClientErrors(wss: WebSocketServer, refuse: RefuseUpgrade): WebSocketServer {
-  return wss.on('wsClientError', (error, socket, req) => refuse(req, socket, new DomainError('invalid_input', error.message)));
+/**
+ * `wss` answering through `outcome`: a handshake ws finds malformed (an unparsable
+ * Sec-WebSocket-Protocol) is refused 400, not in ws's text/html; an accepted one's 101 completed.
+ */
+function answering(wss: WebSocketServer, outcome: HandshakeOutcome): WebSocketServer {
+  wss.on('wsClientError', (error, socket, req) => outcome.refuse(req, socket, new DomainError('invalid_input', error.message)));
+  const { accepted } = outcome;
+  if (accepted) wss.on('headers', (headers, req) => accepted(req, headers));
+  return wss;
 }
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */

@@ -13,7 +13,7 @@ import type { Plugin, PluginContext } from '../plugin.js';
 import { graphiqlRoutes } from './graphiql-page.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import { callerOf } from '../upgrade-identity.js';
-import { refuseWithProblem } from '../upgrade-router.js';
+import { HANDSHAKE_OUTCOME } from '../upgrade-router.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -173,7 +173,7 @@ export class GraphqlPlugin implements Plugin {
       pipeline,
       async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), () => signal, signal),
       (caller, identity, ended) => ctx.watchCaller(caller, identity, ended),
-      refuseWithProblem,
+      HANDSHAKE_OUTCOME,
     );
     ctx.onUpgrade(`${this.path}/ws`, ws.upgrade);
     ctx.onListen(() => ws.close);

@@ -5,7 +5,7 @@ import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS, type Token } from '../tokens.js';
 import { callerOf } from '../upgrade-identity.js';
-import { refuseWithProblem } from '../upgrade-router.js';
+import { HANDSHAKE_OUTCOME } from '../upgrade-router.js';
 
 /** Options of `realtime()`; every bound is per process. */
 export interface RealtimeOptions {
@@ -91,7 +91,7 @@ export class RealtimePlugin implements Plugin {
       hub,
       (req) => ctx.identify(callerOf(req.headers)),
       (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
-      refuseWithProblem,
+      HANDSHAKE_OUTCOME,
     );
     ctx.onUpgrade(`${path}/ws`, ws.upgrade);
     ctx.onListen(() => async () => {

@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
 import { connect } from 'node:net';
-import { refuseWithProblem, UpgradeRouter } from '../../../../src/composition/upgrade-router.js';
+import { HANDSHAKE_OUTCOME, UpgradeRouter } from '../../../../src/composition/upgrade-router.js';
 import { ANONYMOUS, type Identity } from '../../../../src/domain/auth/identity.js';
 import { DatabaseUnavailable, DomainError } from '../../../../src/domain/errors/domain-error.js';
 import type { Logger } from '../../../../src/ports/logger.js';
@@ -28,7 +28,7 @@ interface Refusal {
 
 /** The realtime WebSocket endpoint behind the app's upgrade router, identifying callers with `identify`; resolves with its port. */
 async function served(identify: () => Promise<Identity>): Promise<number> {
-  const rt = realtimeOverWebSocket(new RealtimeHub(), identify, () => () => undefined, refuseWithProblem);
+  const rt = realtimeOverWebSocket(new RealtimeHub(), identify, () => () => undefined, HANDSHAKE_OUTCOME);
   const router = new UpgradeRouter(() => false, undefined, () => ({ logger, requests: true }));
   router.add('/realtime/ws', rt.upgrade);
   server = createServer();
@@ -78,6 +78,19 @@ describe('a realtime WebSocket upgrade whose caller cannot be identified', () =>
       expect.objectContaining({ msg: 'request', status: 503 }),
       expect.objectContaining({ msg: 'request', requestId: bug.headers['x-request-id'], status: 500 }),
     ]);
+  });
+
+  it('an accepted one answers 101 with the request id, and is logged as a request line with status 101', async () => {
+    requests.length = 0;
+    const port = await served(() => Promise.resolve(ANONYMOUS));
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/realtime/ws?token=s3cret`, { headers: { 'X-Request-Id': 'trace-101' } });
+    const head = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      ws.once('upgrade', (res) => resolve(res.headers));
+      ws.once('error', reject);
+    });
+    ws.close();
+    expect(head['x-request-id']).toBe('trace-101');
+    expect(requests).toEqual([{ msg: 'request', requestId: 'trace-101', method: 'GET', path: '/realtime/ws', status: 101, ms: expect.any(Number) }]);
   });
 
   it('a handshake ws finds malformed is refused 400 with the problem document, not in ws\'s text/html', async () => {
