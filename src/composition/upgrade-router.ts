@@ -100,10 +100,10 @@ function pathnameOf(url: string | undefined): string {
  */
 export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: unknown): void {
   const problem = toProblem(error);
-  const seen = SEEN.get(req);
-  const requestId = seen?.requestId ?? requestIdOf(req.headers['x-request-id']);
-  if (seen?.log && problem.status >= 500) seen.log.logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
-  logRequest(req, problem.status);
+  const seen = seenOf(req);
+  const requestId = seen.requestId;
+  if (seen.log && problem.status >= 500) seen.log.logger.error({ requestId, err: error }, 'a WebSocket upgrade failed');
+  logRequest(req, seen, problem.status);
   const body = JSON.stringify(problem);
   if (!socket.writable) return void socket.destroy();
   const headers: Record<string, string> = {
@@ -126,14 +126,19 @@ export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: u
  * as a `request` line with status 101 when the app logs requests.
  */
 export function acceptedUpgrade(req: IncomingMessage, headers: string[]): void {
-  headers.push(`X-Request-Id: ${SEEN.get(req)?.requestId ?? requestIdOf(req.headers['x-request-id'])}`);
-  logRequest(req, 101);
+  const seen = seenOf(req);
+  headers.push(`X-Request-Id: ${seen.requestId}`);
+  logRequest(req, seen, 101);
+}
+
+/** What the router noted of `req`; for a request that did not come through one, its id alone (nothing is logged). */
+function seenOf(req: IncomingMessage): SeenUpgrade {
+  return SEEN.get(req) ?? { requestId: requestIdOf(req.headers['x-request-id']), started: 0, log: undefined };
 }
 
 /** The `request` line of an upgrade that came through a router whose app logs requests. */
-function logRequest(req: IncomingMessage, status: number): void {
-  const seen = SEEN.get(req);
-  if (!seen?.log?.requests) return;
+function logRequest(req: IncomingMessage, seen: SeenUpgrade, status: number): void {
+  if (!seen.log?.requests) return;
   const ms = Math.round((performance.now() - seen.started) * 10) / 10;
   seen.log.logger.info({ requestId: seen.requestId, method: req.method, path: pathnameOf(req.url), status, ms }, 'request');
 }
