@@ -7,7 +7,7 @@ import { DomainError, ShuttingDown } from '../domain/errors/domain-error.js';
 import type { Logger } from '../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 import { replayWithoutUpgrade } from './upgrade-replay.js';
-import { asksForWebSocket, HandshakeRefused, malformedHandshake } from './websocket-handshake.js';
+import { asksForWebSocket, malformedHandshake } from './websocket-handshake.js';
 
 /** Serves one upgrade request (the socket is the handler's from then on). */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -109,7 +109,6 @@ export function refuseWithProblem(req: IncomingMessage, socket: Duplex, error: u
   const headers: Record<string, string> = {
     Connection: 'close',
     ...problemHeaders(problem, error),
-    ...(error instanceof HandshakeRefused ? error.headers : {}),
     'X-Request-Id': requestId,
     ...HARDENING_HEADERS,
     'Cache-Control': 'no-store',

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../support/http-client.js';
 import { postgresAvailable } from '../support/postgres.js';
@@ -52,6 +53,30 @@ function hostileInput(backend: 'sqlite' | 'postgresql'): void {
     const res = await fetch(`${ref.url}/api/author/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]) });
     expect(res.status).toBe(400);
     expect(((await res.json()) as Problem).detail).toMatch(/UTF-8/);
+  });
+
+  it('a body with a content coding is a 415 naming it, with Accept-Encoding: identity, on REST, GraphQL and the forms; nothing is written', async () => {
+    const gzipped = async (path: string, body: string, contentType = 'application/json', extra: Record<string, string> = {}) => {
+      const res = await fetch(`${ref.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, 'content-encoding': 'gzip', ...extra }, body: gzipSync(body) });
+      return { status: res.status, acceptEncoding: res.headers.get('accept-encoding'), body: (await res.json()) as Problem };
+    };
+    const before = (await send('/api/author/?limit=0', 'GET', undefined, await bearer())).body.count;
+    for (const answer of [
+      await gzipped('/api/author/', JSON.stringify({ name: 'zipped' })),
+      await gzipped('/graphql', JSON.stringify({ query: 'mutation { createAuthor(data: { name: "zipped" }) { id } }' })),
+      await gzipped('/api/auth/login', JSON.stringify({ username: 'alice', password: 'alice-password-1' })),
+    ]) {
+      expect(answer.status).toBe(415);
+      expect(answer.acceptEncoding).toBe('identity');
+      expect(answer.body.code).toBe('unsupported_media_type');
+      expect(answer.body.detail).toBe('a body with Content-Encoding "gzip" is not accepted: send it without a content coding');
+    }
+    const form = await gzipped('/auth/login', 'username=alice&password=alice-password-1', 'application/x-www-form-urlencoded');
+    expect(form.status).toBe(415);
+    expect((await send('/api/author/?limit=0', 'GET', undefined, await bearer())).body.count).toBe(before);
+    // `identity` is no coding at all.
+    const plain = await send('/api/author/', 'POST', { name: 'plain' }, { 'content-encoding': 'Identity' });
+    expect(plain.status).toBe(201);
   });
 
   it('auth routes: NUL in a username is a 400, resend stays 202, verify stays the one 400', async () => {

@@ -100,10 +100,13 @@ export function toProblem(error: unknown): Problem {
 
 /**
  * The headers a problem answer carries besides its body: `WWW-Authenticate` on a 401 (RFC 9110
- * §11.6.1: it names the scheme that would succeed) and `Retry-After` when the error knows when.
+ * §11.6.1: it names the scheme that would succeed), `Retry-After` when the error knows when, and
+ * those a DomainError names itself as `headers` (`Allow`, `Accept-Encoding`, …). Other errors'
+ * properties are never copied: what they hold is not the caller's to see.
  */
 export function problemHeaders(problem: Problem, error: unknown): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const own = error instanceof DomainError ? (error as { headers?: unknown }).headers : undefined;
+  const headers: Record<string, string> = own !== null && typeof own === 'object' ? { ...(own as Record<string, string>) } : {};
   if (problem.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="portico"';
   const retryAfter = (error as { retryAfterSeconds?: unknown } | null | undefined)?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));

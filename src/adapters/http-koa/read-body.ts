@@ -18,7 +18,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** The body text of each request, read once: the idempotency middleware, CSRF and the route may all need it. */
 const texts = new WeakMap<IncomingMessage, Promise<string>>();
 
-/** Reads the request body as strict UTF-8 text (413 over `limit`, 400 for invalid UTF-8), once per request. */
+/** Reads the request body as strict UTF-8 text (415 with a content coding, 413 over `limit`, 400 for invalid UTF-8), once per request. */
 export function readText(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<string> {
   let text = texts.get(req);
   if (!text) {
@@ -28,7 +28,28 @@ export function readText(req: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Prom
   return text;
 }
 
+/**
+ * A body sent with a content coding (`Content-Encoding: gzip`): 415 with `Accept-Encoding:
+ * identity`, the header RFC 9110 §15.5.16 names for saying which codings a request may use.
+ */
+export class UnsupportedContentEncoding extends DomainError {
+  override readonly name = 'UnsupportedContentEncoding';
+  readonly headers: Readonly<Record<string, string>> = { 'Accept-Encoding': 'identity' };
+  constructor(coding: string) {
+    super('unsupported_media_type', `a body with Content-Encoding ${JSON.stringify(coding)} is not accepted: send it without a content coding`);
+  }
+}
+
+/** The request's content coding when it has one other than `identity` (any case, around spaces). */
+function contentCoding(req: IncomingMessage): string | undefined {
+  const coding = req.headers['content-encoding']?.trim();
+  return coding && coding.toLowerCase() !== 'identity' ? coding : undefined;
+}
+
 async function readTextOnce(req: IncomingMessage, limit: number): Promise<string> {
+  // Read as it came, a compressed body would be refused as "not valid UTF-8" or "not valid JSON".
+  const coding = contentCoding(req);
+  if (coding !== undefined) throw new UnsupportedContentEncoding(coding);
   const length = req.headers['content-length'];
   let bytes: Buffer;
   try {

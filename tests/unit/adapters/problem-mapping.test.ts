@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { STATUS_BY_CODE, toProblem } from '../../../src/adapters/http-koa/problem-mapping.js';
+import { problemHeaders, STATUS_BY_CODE, toProblem } from '../../../src/adapters/http-koa/problem-mapping.js';
+import { UnsupportedContentEncoding } from '../../../src/adapters/http-koa/read-body.js';
 import { ERROR_CODES } from '../../../src/domain/errors/codes.js';
 import { ConstraintViolation, DomainError } from '../../../src/domain/errors/domain-error.js';
 
@@ -24,6 +25,16 @@ describe('problem mapping (the one place REST maps error codes)', () => {
       code: 'unique_violation',
       errors: [{ field: 'email', message: 'a row with this value already exists' }],
     });
+  });
+
+  it('sends the headers a domain error names, never the properties of any other error', () => {
+    const coding = new UnsupportedContentEncoding('gzip');
+    expect(problemHeaders(toProblem(coding), coding)).toEqual({ 'Accept-Encoding': 'identity' });
+    const foreign = Object.assign(new Error('upstream failed'), { headers: { 'Set-Cookie': 'upstream=1' } });
+    expect(problemHeaders(toProblem(foreign), foreign)).toEqual({});
+    // The status's own headers win over what an error names.
+    const unauthenticated = Object.assign(new DomainError('not_authenticated', 'no'), { headers: { 'WWW-Authenticate': 'Basic' } });
+    expect(problemHeaders(toProblem(unauthenticated), unauthenticated)).toEqual({ 'WWW-Authenticate': 'Bearer realm="portico"' });
   });
 
   it('answers 500 with a generic body for anything unexpected', () => {
