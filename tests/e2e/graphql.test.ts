@@ -109,6 +109,27 @@ describe('GraphQL reads on the reference app', () => {
     expect(costly.body.data).toBeUndefined();
   });
 
+  it('a JSON body that is not one request object is a 400 naming it, on /graphql and /graphql/sse, and runs nothing', async () => {
+    const post = async (path: string, body: string) => {
+      const res = await fetch(`${ref.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+      return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { data?: unknown; errors?: { message: string }[] } };
+    };
+    const request = JSON.stringify({ query: '{ __typename }' });
+    for (const path of ['/graphql', '/graphql/sse']) {
+      const batch = await post(path, `[${request}]`);
+      expect(batch.status, path).toBe(400);
+      expect(batch.type).toBe('application/json; charset=utf-8');
+      expect(batch.body.errors?.[0]?.message).toBe('the body must be one GraphQL request, a JSON object: batched requests (an array) are not supported');
+      // A JSON string holding a request is not a request (graphql-http used to parse it again and run it).
+      for (const body of [JSON.stringify(request), '42', 'true']) {
+        const answer = await post(path, body);
+        expect(answer.status, `${path} ${body}`).toBe(400);
+        expect(answer.body).toEqual({ errors: [{ message: 'the body must be a GraphQL request, a JSON object' }] });
+      }
+    }
+    expect((await post('/graphql', request)).body).toEqual({ data: { __typename: 'Query' } });
+  });
+
   it('is CSRF-exempt: a POST carrying the session cookie is not refused', async () => {
     const client = new HttpClient(ref.url);
     await client.form('/auth/login', { username: 'alice', password: 'alice-password-1' });

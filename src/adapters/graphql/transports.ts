@@ -59,6 +59,21 @@ const stringHeaders = (headers: Record<string, unknown> | undefined): Record<str
 const errorBody = (errors: readonly GraphQLError[]) => JSON.stringify({ errors: errors.map((e) => e.toJSON()) });
 
 /**
+ * A POST body that is JSON but not one GraphQL request (an object) answers 400 in the transports'
+ * own error shape, before graphql-http or graphql-sse sees it. They are built for raw text:
+ * handed an already parsed JSON string, graphql-http parsed it again (so `"{\"query\":…}"` ran
+ * as a request) and graphql-sse answered 404 "Stream not found". A batch (an array) is named.
+ */
+function notOneRequest(req: GraphqlHttpRequest): GraphqlHttpResponse | undefined {
+  const body = req.body;
+  if (body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body))) return undefined;
+  const message = Array.isArray(body)
+    ? 'the body must be one GraphQL request, a JSON object: batched requests (an array) are not supported'
+    : 'the body must be a GraphQL request, a JSON object';
+  return { status: 400, body: JSON.stringify({ errors: [{ message }] }), headers: { 'content-type': 'application/json; charset=utf-8' } };
+}
+
+/**
  * `POST /graphql`: GraphQL over HTTP (graphql-http). The pipeline parses and validates; a
  * document it refuses answers 400 whatever the Accept header.
  */
@@ -83,6 +98,8 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
     },
   });
   return async (req) => {
+    const refused = notOneRequest(req);
+    if (refused) return refused;
     const written: WrittenText = {};
     const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: written });
     const text = written.text;
@@ -159,6 +176,8 @@ function sseTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => P
     onNext: (_ctx, _req, result) => (result.errors ? { ...result, errors: result.errors.map((e) => formatGraphqlError(e)) } : result),
   });
   return async (req) => {
+    const refused = notOneRequest(req);
+    if (refused) return refused;
     const [body, init] = await handler({ method: req.method, url: req.url, headers: { get: (name) => header(req, name) }, body: (req.body ?? null) as never, raw: req, context: undefined });
     return { status: init.status, body: body ?? null, headers: stringHeaders(init.headers), subscription: subscriptions.has(req) };
   };
