@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError, ShuttingDown } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
+import { MAX_CHANNEL_LENGTH, MAX_EVENT_ID_LENGTH } from './request-limits.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
 
@@ -39,10 +40,9 @@ const END_GRACE_MS = 2000;
  */
 export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promise<SseResponse> {
   if (req.draining) throw new ShuttingDown();
-  const channel = single(req.channel);
+  const channel = single('channel', req.channel, MAX_CHANNEL_LENGTH);
   if (!channel) throw new DomainError('invalid_input', 'the channel query parameter is required', [{ field: 'channel', message: 'required' }]);
-  const lastEventId = single(req.lastEventId);
-  if (lastEventId !== undefined && lastEventId.length > 200) throw new DomainError('invalid_input', 'Last-Event-ID is too long');
+  const lastEventId = single('lastEventId', req.lastEventId, MAX_EVENT_ID_LENGTH);
   const identity = await req.identity();
   const admission = await hub.admit(channel, identity);
   if (!admission.ok) throw refusal(admission.code, channel);
@@ -74,9 +74,16 @@ function refusal(code: 'not_found' | 'not_authenticated' | 'forbidden', channel:
   return new DomainError('forbidden', `you may not listen to "${channel}"`);
 }
 
-function single(value: unknown): string | undefined {
-  const v = Array.isArray(value) ? (value[0] as unknown) : value;
-  return typeof v === 'string' && v !== '' ? v : undefined;
+/**
+ * One parameter's value: undefined when absent or empty; 400 when given more than once (a stream
+ * serves one channel: taking the first would drop the others unsaid) or longer than `max` (the
+ * WebSocket endpoint's limits).
+ */
+function single(field: string, value: unknown, max: number): string | undefined {
+  if (Array.isArray(value)) throw new DomainError('invalid_input', `${field} may be given once (a stream serves one channel; the WebSocket endpoint serves several)`, [{ field, message: 'given more than once' }]);
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (value.length > max) throw new DomainError('invalid_input', `${field} is longer than ${max} characters`, [{ field, message: `longer than ${max} characters` }]);
+  return value;
 }
 
 /** SSE text for a channel message. */

@@ -8,6 +8,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
+import { MAX_CHANNEL_LENGTH, MAX_EVENT_ID_LENGTH } from './request-limits.js';
 
 /** Close codes: 1001 going away (shutdown), 1008 policy violation (slow consumer), 1013 try again later (too many connections). */
 const CLOSE_CODES: Readonly<Record<DisconnectReason, number>> = { 'server shutting down': 1001, 'slow consumer': 1008, 'heartbeat timeout': 1011, 'credential revoked': 1008 };
@@ -142,11 +143,11 @@ function parse(text: string | undefined): ClientMessage | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const { type, channel, lastEventId } = value as Record<string, unknown>;
-  if (typeof channel !== 'string' || channel.length > 512) return undefined;
+  if (typeof channel !== 'string' || channel.length > MAX_CHANNEL_LENGTH) return undefined;
   if (type === 'unsubscribe') return { type, channel };
   if (type !== 'subscribe') return undefined;
   if (lastEventId === undefined) return { type, channel };
-  return typeof lastEventId === 'string' && lastEventId.length <= 200 ? { type, channel, lastEventId } : undefined;
+  return typeof lastEventId === 'string' && lastEventId.length <= MAX_EVENT_ID_LENGTH ? { type, channel, lastEventId } : undefined;
 }
 
 /** WebSocket text for a channel message. */
