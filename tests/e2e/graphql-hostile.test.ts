@@ -1,7 +1,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RecordStore } from '../../src/index.js';
 import { postgresAvailable } from '../support/postgres.js';
@@ -206,6 +206,29 @@ function hostileSuite(backend: Backend): void {
   afterAll(async () => {
     await client?.close();
     await ref?.close();
+  });
+
+  it('a WebSocket message over the app\'s body limit (1 MiB) closes the socket with 1009, as POST /graphql answers 413', async () => {
+    const over = JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `# ${'x'.repeat(1024 * 1024)}\n{ posts { id } }` } });
+    const http = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `# ${'x'.repeat(1024 * 1024)}\n{ posts { id } }` }) });
+    expect(http.status).toBe(413);
+    // The client's oversized message is not printed as an internal error (graphql-ws's console.error).
+    const printed = vi.spyOn(console, 'error');
+    const closed = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${ref.url.replace('http://', 'ws://')}/graphql/ws`, 'graphql-transport-ws');
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
+      ws.on('message', (data) => {
+        if ((JSON.parse(String(data)) as { type: string }).type === 'connection_ack') ws.send(over);
+      });
+      ws.on('close', (code) => resolve(code));
+      ws.on('error', () => undefined);
+      setTimeout(() => reject(new Error('the socket stayed open')), 5000);
+    });
+    expect(closed).toBe(1009);
+    await sleep(50);
+    expect(printed.mock.calls.filter((args) => String(args[0]).includes('Internal error'))).toEqual([]);
+    printed.mockRestore();
+    expect((await fetch(`${ref.url}/healthz`)).status).toBe(200);
   });
 
   it('introspection answers in development on every transport, and is refused in production', async () => {

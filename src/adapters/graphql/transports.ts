@@ -262,10 +262,16 @@ export function graphqlOverWebSocket(
   watch: WatchOperationCaller = () => () => undefined,
   /** How the app answers the handshake: ws's refusal of a malformed one (an unparsable Sec-WebSocket-Protocol), the 101 of one accepted. */
   outcome?: HandshakeOutcome,
+  /**
+   * The largest message a client may send, in bytes: the app's `bodyLimit`, which an HTTP request
+   * to the other two transports is held to. A larger one closes the socket with 1009 (Message Too
+   * Big) before it is buffered whole; ws's own default is 100 MiB.
+   */
+  maxMessageBytes = DEFAULT_MESSAGE_BYTES,
 ): WebSocketTransport {
   let transport: WebSocketTransport | undefined;
   return {
-    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch, outcome)).upgrade(req, socket, head),
+    upgrade: (req, socket, head) => (transport ??= webSocketTransport(pipeline, context, watch, outcome, maxMessageBytes)).upgrade(req, socket, head),
     close: async () => transport?.close(),
   };
 }
@@ -275,6 +281,9 @@ export function graphqlOverWebSocket(
  * (a logout, the user deactivated); returns the function that stops watching.
  */
 export type WatchOperationCaller = (caller: WebSocketCaller, identity: GraphqlContext['identity'], ended: () => void) => () => void;
+
+/** A WebSocket message's limit when the app names none: the HTTP body limit's default (1 MiB). */
+const DEFAULT_MESSAGE_BYTES = 1024 * 1024;
 
 /** graphql-ws's close code for a connection whose credentials no longer hold (`CloseCode.Forbidden`). */
 const FORBIDDEN = 4403;
@@ -290,10 +299,11 @@ function webSocketTransport(
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller,
   outcome: HandshakeOutcome | undefined,
+  maxMessageBytes: number,
 ): WebSocketTransport {
   const { WebSocketServer } = require('ws') as typeof Ws;
   const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
-  const wss = new WebSocketServer({ noServer: true });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
   if (outcome) {
     wss.on('wsClientError', (error, socket, req) => outcome.refuse(req, socket, new DomainError('invalid_input', error.message)));
     const { accepted } = outcome;
@@ -356,6 +366,7 @@ function webSocketTransport(
     },
     wss,
   );
+  wss.on('connection', quietOversizedMessages);
   return {
     upgrade: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
     close: async () => {
@@ -364,6 +375,21 @@ function webSocketTransport(
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A message over the size limit is the client's fault, and ws has already closed the socket with
+ * 1009 (Message Too Big) when it emits the error. graphql-ws's listener, added when the socket
+ * connected (before this one), would print it with console.error as an internal error of the
+ * implementation, once per such message; it still gets every other error.
+ */
+function quietOversizedMessages(socket: Ws.WebSocket): void {
+  for (const listener of socket.rawListeners('error')) {
+    socket.removeListener('error', listener as (error: Error) => void);
+    socket.once('error', (error: Error & { code?: string }) => {
+      if (error.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') (listener as (error: Error) => void).call(socket, error);
+    });
+  }
 }
 
 /** The id of a `complete` message from the client, if `data` is one. */

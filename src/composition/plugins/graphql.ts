@@ -174,6 +174,7 @@ export class GraphqlPlugin implements Plugin {
       async (caller, signal) => contextFor(await ctx.identify(caller, this.backend), () => signal, signal),
       (caller, identity, ended) => ctx.watchCaller(caller, identity, ended),
       HANDSHAKE_OUTCOME,
+      ctx.bodyLimit,
     );
     ctx.onUpgrade(`${this.path}/ws`, ws.upgrade);
     ctx.onListen(() => ws.close);
