@@ -231,6 +231,43 @@ function hostileSuite(backend: Backend): void {
     expect((await fetch(`${ref.url}/healthz`)).status).toBe(200);
   });
 
+  it('one WebSocket connection runs at most 100 operations at once; finished ones do not count', async () => {
+    const ws = new WebSocket(`${ref.url.replace('http://', 'ws://')}/graphql/ws`, 'graphql-transport-ws');
+    const inbox: { id?: string; type: string; payload?: unknown }[] = [];
+    const waiters: (() => void)[] = [];
+    ws.on('message', (data) => {
+      inbox.push(JSON.parse(String(data)) as { id?: string; type: string });
+      for (const wake of waiters.splice(0)) wake();
+    });
+    const next = async (match: (m: { id?: string; type: string }) => boolean) => {
+      for (;;) {
+        const at = inbox.findIndex(match);
+        if (at >= 0) return inbox.splice(at, 1)[0]!;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    };
+    await new Promise((resolve) => ws.on('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init' }));
+    await next((m) => m.type === 'connection_ack');
+    // 150 queries one after another: each completes and leaves no slot taken.
+    for (let i = 0; i < 150; i++) {
+      ws.send(JSON.stringify({ id: `q${i}`, type: 'subscribe', payload: { query: '{ __typename }' } }));
+      await next((m) => m.id === `q${i}` && m.type === 'complete');
+    }
+    for (let i = 0; i < 100; i++) ws.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query: 'subscription { postDeleted }' } }));
+    ws.send(JSON.stringify({ id: 'over', type: 'subscribe', payload: { query: 'subscription { postDeleted }' } }));
+    const refused = await next((m) => m.id === 'over');
+    expect(refused.type).toBe('error');
+    expect(refused.payload).toMatchObject([{ message: 'at most 100 operations may run at once on one connection; complete one first', extensions: { code: 'TOO_MANY_REQUESTS' } }]);
+    expect(inbox.filter((m) => m.type === 'error')).toEqual([]); // the 100 before it were taken
+    // Completing one frees its slot.
+    ws.send(JSON.stringify({ id: 's0', type: 'complete' }));
+    await sleep(100);
+    ws.send(JSON.stringify({ id: 'again', type: 'subscribe', payload: { query: '{ __typename }' } }));
+    expect((await next((m) => m.id === 'again')).type).toBe('next');
+    ws.close();
+  });
+
   it('introspection answers in development on every transport, and is refused in production', async () => {
     for (const t of TRANSPORTS) {
       const data = expectOk(await client.send(t, getIntrospectionQuery()));

@@ -282,6 +282,10 @@ export function graphqlOverWebSocket(
  */
 export type WatchOperationCaller = (caller: WebSocketCaller, identity: GraphqlContext['identity'], ended: () => void) => () => void;
 
+/** Operations one WebSocket connection may run at once (the realtime endpoint's channels per connection). */
+const MAX_OPERATIONS_PER_CONNECTION = 100;
+const TOO_MANY_OPERATIONS = new DomainError('throttled', `at most ${MAX_OPERATIONS_PER_CONNECTION} operations may run at once on one connection; complete one first`);
+
 /** A WebSocket message's limit when the app names none: the HTTP body limit's default (1 MiB). */
 const DEFAULT_MESSAGE_BYTES = 1024 * 1024;
 
@@ -327,6 +331,11 @@ function webSocketTransport(
       onSubscribe: async (ctx, id, payload) => {
         const request = (ctx.extra as { request: IncomingMessage }).request;
         const param = (ctx.connectionParams as { authorization?: unknown } | undefined)?.authorization;
+        // Each running operation holds a context, its loaders and, for a subscription, a watch:
+        // bounded per socket as the realtime endpoint bounds channels.
+        if (operations(ctx).size >= MAX_OPERATIONS_PER_CONNECTION) {
+          return [formatGraphqlError(new GraphQLError(TOO_MANY_OPERATIONS.message, { originalError: TOO_MANY_OPERATIONS }))];
+        }
         const operation: Operation = { controller: new AbortController() };
         const controller = operation.controller;
         operations(ctx).set(id, operation);
