@@ -231,7 +231,7 @@ function hostileSuite(backend: Backend): void {
     expect((await fetch(`${ref.url}/healthz`)).status).toBe(200);
   });
 
-  it('one WebSocket connection runs at most 100 operations at once; finished ones do not count', async () => {
+  it('one WebSocket connection runs at most 100 operations at once; finished and refused ones do not count', async () => {
     const ws = new WebSocket(`${ref.url.replace('http://', 'ws://')}/graphql/ws`, 'graphql-transport-ws');
     const inbox: { id?: string; type: string; payload?: unknown }[] = [];
     const waiters: (() => void)[] = [];
@@ -253,6 +253,11 @@ function hostileSuite(backend: Backend): void {
     for (let i = 0; i < 150; i++) {
       ws.send(JSON.stringify({ id: `q${i}`, type: 'subscribe', payload: { query: '{ __typename }' } }));
       await next((m) => m.id === `q${i}` && m.type === 'complete');
+    }
+    // 150 refused documents likewise (graphql-ws does not report a refusal as completed).
+    for (let i = 0; i < 150; i++) {
+      ws.send(JSON.stringify({ id: `bad${i}`, type: 'subscribe', payload: { query: '{ nonexistentField }' } }));
+      expect((await next((m) => m.id === `bad${i}`)).type).toBe('error');
     }
     for (let i = 0; i < 100; i++) ws.send(JSON.stringify({ id: `s${i}`, type: 'subscribe', payload: { query: 'subscription { postDeleted }' } }));
     ws.send(JSON.stringify({ id: 'over', type: 'subscribe', payload: { query: 'subscription { postDeleted }' } }));

@@ -333,12 +333,12 @@ function webSocketTransport(
         const param = (ctx.connectionParams as { authorization?: unknown } | undefined)?.authorization;
         // Each running operation holds a context, its loaders and, for a subscription, a watch:
         // bounded per socket as the realtime endpoint bounds channels.
-        if (operations(ctx).size >= MAX_OPERATIONS_PER_CONNECTION) {
-          return [formatGraphqlError(new GraphQLError(TOO_MANY_OPERATIONS.message, { originalError: TOO_MANY_OPERATIONS }))];
-        }
+        if (operations(ctx).size >= MAX_OPERATIONS_PER_CONNECTION) return [formatGraphqlError(new GraphQLError(TOO_MANY_OPERATIONS.message, { originalError: TOO_MANY_OPERATIONS }))];
         const operation: Operation = { controller: new AbortController() };
         const controller = operation.controller;
         operations(ctx).set(id, operation);
+        // graphql-ws calls onComplete only for an operation that ran: a refused one frees its slot here.
+        const refused = (errors: GraphQLError[]): GraphQLError[] => freed(operations(ctx), id, errors);
         const caller = { authorization: typeof param === 'string' ? param : request.headers.authorization, cookie: request.headers.cookie };
         let resolved: GraphqlContext;
         try {
@@ -347,11 +347,11 @@ function webSocketTransport(
           // The caller could not be resolved (a credential invalid, or revoked since the connection
           // opened; the database down): that operation's error, with its code, as over HTTP a
           // 401 or 503, rather than graphql-ws closing the connection as an internal error (4500).
-          if (error instanceof DomainError) return [formatGraphqlError(new GraphQLError(error.message, { originalError: error }))];
+          if (error instanceof DomainError) return refused([formatGraphqlError(new GraphQLError(error.message, { originalError: error }))]);
           throw error;
         }
         const prepared = pipeline.prepare(payload, resolved);
-        if (Array.isArray(prepared)) return prepared as GraphQLError[];
+        if (Array.isArray(prepared)) return refused(prepared as GraphQLError[]);
         // A logout or a deactivation while a subscription runs ends the connection: every operation
         // on it was identified by the same connection parameters and cookie. A query or mutation
         // answers at once and is not watched.
@@ -384,6 +384,12 @@ function webSocketTransport(
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** Forgets the operation `id` (refused before it ran) and passes its errors on. */
+function freed(running: Map<string, Operation>, id: string, errors: GraphQLError[]): GraphQLError[] {
+  running.delete(id);
+  return errors;
 }
 
 /**
