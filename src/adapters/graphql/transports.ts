@@ -259,15 +259,15 @@ export interface WebSocketTransport {
 export function graphqlOverWebSocket(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
-  watch: WatchOperationCaller = () => () => undefined,
+  watch: WatchOperationCaller,
   /** How the app answers the handshake: ws's refusal of a malformed one (an unparsable Sec-WebSocket-Protocol), the 101 of one accepted. */
-  outcome?: HandshakeOutcome,
+  outcome: HandshakeOutcome,
   /**
    * The largest message a client may send, in bytes: the app's `bodyLimit`, which an HTTP request
    * to the other two transports is held to. A larger one closes the socket with 1009 (Message Too
    * Big) before it is buffered whole; ws's own default is 100 MiB.
    */
-  maxMessageBytes = DEFAULT_MESSAGE_BYTES,
+  maxMessageBytes: number,
 ): WebSocketTransport {
   let transport: WebSocketTransport | undefined;
   return {
@@ -286,9 +286,6 @@ export type WatchOperationCaller = (caller: WebSocketCaller, identity: GraphqlCo
 const MAX_OPERATIONS_PER_CONNECTION = 100;
 const TOO_MANY_OPERATIONS = new DomainError('throttled', `at most ${MAX_OPERATIONS_PER_CONNECTION} operations may run at once on one connection; complete one first`);
 
-/** A WebSocket message's limit when the app names none: the HTTP body limit's default (1 MiB). */
-const DEFAULT_MESSAGE_BYTES = 1024 * 1024;
-
 /** graphql-ws's close code for a connection whose credentials no longer hold (`CloseCode.Forbidden`). */
 const FORBIDDEN = 4403;
 
@@ -302,17 +299,15 @@ function webSocketTransport(
   pipeline: GraphqlPipeline,
   context: (caller: WebSocketCaller, signal: AbortSignal) => Promise<GraphqlContext>,
   watch: WatchOperationCaller,
-  outcome: HandshakeOutcome | undefined,
+  outcome: HandshakeOutcome,
   maxMessageBytes: number,
 ): WebSocketTransport {
   const { WebSocketServer } = require('ws') as typeof Ws;
   const { useServer } = require('graphql-ws/use/ws') as typeof GraphqlWsOverWs;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes });
-  if (outcome) {
-    wss.on('wsClientError', (error, socket, req) => outcome.refuse(req, socket, new DomainError('invalid_input', error.message)));
-    const { accepted } = outcome;
-    if (accepted) wss.on('headers', (headers, req) => accepted(req, headers));
-  }
+  wss.on('wsClientError', (error, socket, req) => outcome.refuse(req, socket, new DomainError('invalid_input', error.message)));
+  const { accepted } = outcome;
+  if (accepted) wss.on('headers', (headers, req) => accepted(req, headers));
   const running = new WeakMap<object, Map<string, Operation>>();
   const operations = (ctx: object) => {
     let map = running.get(ctx);

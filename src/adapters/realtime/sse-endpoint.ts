@@ -80,7 +80,10 @@ function refusal(code: 'not_found' | 'not_authenticated' | 'forbidden', channel:
  * WebSocket endpoint's limits).
  */
 function single(field: string, value: unknown, max: number): string | undefined {
-  if (Array.isArray(value)) throw new DomainError('invalid_input', `${field} may be given once (a stream serves one channel; the WebSocket endpoint serves several)`, [{ field, message: 'given more than once' }]);
+  if (Array.isArray(value)) {
+    const why = field === 'channel' ? ' (a stream serves one channel; the WebSocket endpoint serves several)' : '';
+    throw new DomainError('invalid_input', `${field} may be given once${why}`, [{ field, message: 'given more than once' }]);
+  }
   if (typeof value !== 'string' || value === '') return undefined;
   if (value.length > max) throw new DomainError('invalid_input', `${field} is longer than ${max} characters`, [{ field, message: `longer than ${max} characters` }]);
   return value;
