@@ -14,8 +14,8 @@ export { DomainError, ConstraintViolation, DatabaseUnavailable, type FieldError,
 export { ERROR_CODES, type ErrorCode } from './domain/errors/codes.js';
 export type { Condition, FindQuery, OrderTerm, Operator } from './domain/query/condition.js';
 export { where } from './domain/query/condition.js';
-export type { RecordStore, ReadOptions, Write } from './ports/record-store.js';
-export type { EventBus, SignalEvent, SignalName, SignalHandler } from './ports/event-bus.js';
+export type { RecordStore, ReadOptions, Write, WriteOptions } from './ports/record-store.js';
+export type { EventBus, SignalContext, SignalEvent, SignalName, SignalHandler, TransactionSignalHandler } from './ports/event-bus.js';
 export type { Clock } from './ports/clock.js';
 export type { RandomSource } from './ports/random-source.js';
 export type { Logger } from './ports/logger.js';
@@ -95,6 +95,8 @@ export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtim
 export type { UpgradeCaller } from './composition/upgrade-identity.js';
 export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tasks.js';
 export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
+export { hooks, ModelHooksPlugin } from './composition/plugins/model-hooks.js';
+export type { HookContext, HookMoment, ModelHook } from './application/hooks/model-hooks.js';
 export type { TaskContext, TaskHandler, TaskOptions } from './application/tasks/task-definition.js';
 export type { Job, Enqueued, QueueStats } from './ports/task-queue.js';
 export type { JobState, Backoff } from './domain/tasks/task-policy.js';

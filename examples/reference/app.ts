@@ -22,6 +22,8 @@ export interface ReferenceOptions {
   readonly clock?: Clock;
   /** Defines more tasks on the app's task plugin (tests add their own). */
   readonly defineTasks?: (plugin: TasksPlugin) => void;
+  /** Create a missing SQLite folder or PostgreSQL database (`npm start`'s `./data/`, `--create-db`). */
+  readonly createDatabase?: boolean;
 }
 
 /**
@@ -45,8 +47,10 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     production: env.NODE_ENV === 'production',
     ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
-    events: referenceEventBus(options.database, env.EVENT_BUS),
+    // Portico's default bus: LISTEN/NOTIFY on PostgreSQL (events reach every process), in memory on SQLite.
+    ...(env.EVENT_BUS ? { events: referenceEventBus(env.EVENT_BUS) } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
+    ...(options.createDatabase ? { createDatabase: true } : {}),
   })
     .use({
       name: 'reference-seed',
@@ -84,14 +88,9 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   return app;
 }
 
-/**
- * Events reach every process: LISTEN/NOTIFY when the app runs on PostgreSQL, in memory on
- * SQLite; `EVENT_BUS` chooses explicitly (`memory`, `postgresql` or a `redis://` URL).
- */
-function referenceEventBus(database: string, choice: string | undefined): 'memory' | 'postgresql' | { redis: string } {
-  if (choice === 'memory' || choice === 'postgresql') return choice;
-  if (choice) return { redis: choice };
-  return /^postgres(ql)?:/.test(database) ? 'postgresql' : 'memory';
+/** `EVENT_BUS` chooses the bus explicitly: `memory`, `postgresql` or a `redis://` URL. */
+function referenceEventBus(choice: string): 'memory' | 'postgresql' | { redis: string } {
+  return choice === 'memory' || choice === 'postgresql' ? choice : { redis: choice };
 }
 
 /** For `portico migrate --app`: builds the app on the given database. */

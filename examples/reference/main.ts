@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port "${values.port ?? process.env.PORT}"`);
   const where = describeDatabase(parseDatabaseUrl(database));
-  const app = buildReferenceApp({ database });
+  // REFERENCE-APP.md: a fresh database is created, migrated and seeded at start (on purpose, for the demo).
+  const app = buildReferenceApp({ database, createDatabase: true });
   const { url } = await app.listen(port, host);
   const docs = process.env.NODE_ENV === 'production' ? '' : `\n  OpenAPI:    ${url}/api/openapi.json\n  Swagger UI: ${url}/api/docs`;
   console.log(`Portico reference app on ${where}

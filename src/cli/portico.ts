@@ -1,60 +1,183 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cryptoRandomSource } from '../adapters/system/crypto-random-source.js';
-import { systemClock } from '../adapters/system/system-clock.js';
-import { SessionManager } from '../application/auth/session-manager.js';
 import type { PorticoApp } from '../composition/portico-app.js';
+import type { ColumnRename } from '../domain/model/schema-state.js';
 
-const USAGE = `usage: portico migrate --app <module> [--db <url>] [--list]
-       portico worker --app <module> [--db <url>] [--grace-ms <ms>]
-       portico clearsessions --app <module> [--db <url>]   (removes expired sessions)
-  --app       a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
-  --db        database address (default: $DATABASE_URL)
-  --list      print applied and pending migrations instead of applying
-  --grace-ms  on SIGTERM/SIGINT, how long running jobs may finish before they are released (default 10000)`;
+// The command imports nothing of Portico's at run time: it drives the host's app through the
+// app's own methods (`app.management`), so it never runs a second copy of Portico beside the host's.
 
-/**
- * `portico migrate`: applies (or lists) the app's migrations, recorded in fw_migrations; `portico
- * worker` runs the app's tasks; `portico clearsessions` removes expired sessions (as Django's).
- */
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { app: { type: 'string' }, db: { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean' }, 'grace-ms': { type: 'string' } },
-  });
-  const command = positionals[0];
-  if (values.help || (command !== 'migrate' && command !== 'worker' && command !== 'clearsessions') || !values.app) {
-    console.error(USAGE);
-    return values.help ? 0 : 2;
+const USAGE = `usage: portico <command> [--app <module>] [--db <url>] [options]
+
+commands:
+  makemigrations   write a migration for every model change (--dir, --name, --rename table.old=new, --check)
+  migrate          apply pending migrations (--to <name|number|zero>, --plan to print the SQL instead)
+  showmigrations   list migrations, [x] applied, [ ] pending
+  createsuperuser  create a staff superuser (--username, --email; --no-input reads $PORTICO_SUPERUSER_PASSWORD)
+  clearsessions    remove expired sessions
+  worker           run the app's tasks until SIGTERM or SIGINT (--grace-ms, default 10000)
+
+options:
+  --app        a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
+               (sync or async); default: portico.config.js (or .mjs) in the working directory
+  --db         database address passed to that function (default: $DATABASE_URL)
+  --dir        the migrations folder (default: the app's migrations option, else ./migrations)
+  --create-db  create the PostgreSQL database or SQLite folder if it does not exist
+  --no-input   never prompt`;
+
+const CONFIGS = ['portico.config.js', 'portico.config.mjs'];
+
+/** Thrown for a mistake in the command line: the usage is printed, exit 2. */
+class UsageError extends Error {}
+
+/** The host app from `--app`, else portico.config.*: its default export, called when it is a function. */
+async function loadApp(appOption: string | undefined, database: string | undefined): Promise<PorticoApp> {
+  const module = appOption ?? CONFIGS.find((name) => existsSync(resolve(name)));
+  if (!module) throw new UsageError(`no --app given and no ${CONFIGS.join(' or ')} in ${process.cwd()}`);
+  const mod = (await import(pathToFileURL(resolve(module)).href)) as { default?: unknown };
+  const exported = mod.default;
+  const app = (await (typeof exported === 'function' ? (exported as (db?: string) => unknown)(database) : exported)) as PorticoApp | undefined;
+  if (!app || typeof app.migrate !== 'function' || typeof app.open !== 'function') {
+    throw new UsageError(`${module} must export (default) a PorticoApp or a function returning one`);
   }
+  return app;
+}
+
+function parseRenames(values: readonly string[]): ColumnRename[] {
+  return values.map((text) => {
+    const match = /^([a-z_][a-z0-9_]*)\.([a-z_][a-z0-9_]*)=([a-z_][a-z0-9_]*)$/.exec(text);
+    if (!match) throw new UsageError(`--rename takes table.old=new, got ${JSON.stringify(text)}`);
+    return { table: match[1] as string, from: match[2] as string, to: match[3] as string };
+  });
+}
+
+/** One line read from the terminal (echo off for secrets is left to the terminal: the prompt says so). */
+async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await new Promise<string>((done) => rl.question(question, done));
+  } finally {
+    rl.close();
+  }
+}
+
+const interactive = (noInput: boolean | undefined) => !noInput && process.stdin.isTTY === true;
+
+async function makeMigrations(app: PorticoApp, dir: string, values: Values): Promise<number> {
+  const renames = parseRenames(values.rename ?? []);
+  const found = await app.management.makeMigrations({ dir, renames, check: true });
+  for (const r of found.possibleRenames) {
+    if (interactive(values['no-input']) && /^y(es)?$/i.test((await ask(`Was ${r.table}.${r.from} renamed to ${r.table}.${r.to}? [y/N] `)).trim())) renames.push(r);
+    else console.error(`note: ${r.table}.${r.from} is dropped and ${r.table}.${r.to} added; if it is a rename, run again with --rename ${r.table}.${r.from}=${r.to}`);
+  }
+  if (values.check) {
+    console.log(found.operations.length === 0 ? 'No changes detected.' : `Changes not yet in a migration: ${found.operations.flat().length} operation(s).`);
+    return found.operations.length === 0 ? 0 : 1;
+  }
+  const made = await app.management.makeMigrations({ dir, renames, ...(values.name ? { name: values.name } : {}) });
+  if (made.written.length === 0) console.log('No changes detected.');
+  for (const w of made.written) console.log(`wrote ${w.file} (${w.name})`);
+  return 0;
+}
+
+async function migrate(app: PorticoApp, values: Values): Promise<number> {
+  const to = values.to === undefined ? undefined : app.management.migrationTarget(values.to);
+  if (values.plan) {
+    const plan = await app.management.plan(to);
+    if (plan.length === 0) console.log('No pending migrations.');
+    for (const entry of plan) console.log([`-- ${entry.direction === 'up' ? 'apply' : 'reverse'} ${entry.name}`, ...entry.steps].join('\n'));
+    return 0;
+  }
+  // A target already applied means going back to it: the migrations after it are reversed.
+  const back = to !== undefined && (await app.db.executed()).includes(to);
+  const done = await app.migrate(to);
+  console.log(done.length === 0 ? 'No pending migrations.' : done.map((n) => `${back ? 'reversed' : 'applied'} ${n}`).join('\n'));
+  return 0;
+}
+
+async function createSuperuser(app: PorticoApp, values: Values): Promise<number> {
+  const prompt = interactive(values['no-input']);
+  const username = values.username ?? (prompt ? (await ask('Username: ')).trim() : undefined);
+  const email = values.email ?? (prompt ? (await ask('Email: ')).trim() : undefined);
+  if (!username || !email) throw new UsageError('createsuperuser needs --username and --email (or a terminal to ask)');
+  let password = values['no-input'] || !prompt ? process.env.PORTICO_SUPERUSER_PASSWORD : undefined;
+  if (password === undefined) {
+    if (!prompt) throw new UsageError('createsuperuser --no-input reads the password from $PORTICO_SUPERUSER_PASSWORD, which is not set');
+    password = await ask('Password (it is shown as typed): ');
+    if ((await ask('Password (again): ')) !== password) {
+      console.error('portico: the two passwords differ; nothing was created');
+      return 1;
+    }
+  }
+  const user = await app.management.createSuperuser({ username, email, password });
+  console.log(`created superuser ${String(user.username)} (id ${String(user.id)})`);
+  return 0;
+}
+
+const OPTIONS = {
+  app: { type: 'string' },
+  db: { type: 'string' },
+  dir: { type: 'string' },
+  to: { type: 'string' },
+  name: { type: 'string' },
+  rename: { type: 'string', multiple: true },
+  username: { type: 'string' },
+  email: { type: 'string' },
+  'grace-ms': { type: 'string' },
+  plan: { type: 'boolean' },
+  list: { type: 'boolean' },
+  check: { type: 'boolean' },
+  'no-input': { type: 'boolean' },
+  'create-db': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker']);
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  const command = positionals[0];
+  if (values.help || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!command || !COMMANDS.has(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
   // The tasks() plugin runs its worker in this process whatever the app's own default.
   if (command === 'worker') process.env.PORTICO_TASK_WORKER = '1';
-  const database = values.db ?? process.env.DATABASE_URL;
-  const mod = (await import(pathToFileURL(resolve(values.app)).href)) as { default?: unknown };
-  const exported = mod.default;
-  const app = (typeof exported === 'function' ? (exported as (db?: string) => PorticoApp)(database) : exported) as PorticoApp | undefined;
-  if (!app || typeof app.migrate !== 'function') {
-    console.error('portico: the --app module must export a PorticoApp or a function returning one');
-    return 2;
-  }
+  const app = await loadApp(values.app, values.db ?? process.env.DATABASE_URL);
+  if (values['create-db']) app.createDatabaseIfMissing();
+  const folder = app.migrationsFolder;
+  const dir = values.dir ?? (typeof folder === 'string' ? folder : folder ? folder.pathname : './migrations');
+  // An app without a migrations folder of its own uses the one given (or ./migrations, once it exists).
+  if (values.dir !== undefined || (folder === undefined && existsSync(resolve(dir)))) await app.useMigrations(resolve(dir));
   if (command === 'worker') return work(app, Number(values['grace-ms'] ?? 10_000));
   try {
-    await app.open();
-    if (command === 'clearsessions') {
-      const removed = await new SessionManager(app.store, systemClock, cryptoRandomSource).purgeExpired();
-      console.log(`removed ${removed} expired session${removed === 1 ? '' : 's'}`);
-      return 0;
+    // makemigrations reads the models; it opens the database only when it needs the ledger.
+    if (command === 'makemigrations') await app.prepare();
+    else await app.open();
+    switch (command) {
+      case 'makemigrations':
+        return await makeMigrations(app, dir, values);
+      case 'createsuperuser':
+        return await createSuperuser(app, values);
+      case 'clearsessions': {
+        const removed = await app.management.clearSessions();
+        console.log(`removed ${removed} expired session${removed === 1 ? '' : 's'}`);
+        return 0;
+      }
+      case 'showmigrations':
+        for (const m of await app.management.showMigrations()) console.log(`[${m.applied ? 'x' : ' '}] ${m.name}`);
+        return 0;
+      default:
+        if (values.list) {
+          for (const m of await app.management.showMigrations()) console.log(`[${m.applied ? 'x' : ' '}] ${m.name}`);
+          return 0;
+        }
+        return await migrate(app, values);
     }
-    if (values.list) {
-      for (const name of await app.db.executed()) console.log(`[x] ${name}`);
-      for (const name of await app.db.pending()) console.log(`[ ] ${name}`);
-      return 0;
-    }
-    const applied = await app.migrate();
-    console.log(applied.length === 0 ? 'No pending migrations.' : applied.map((n) => `applied ${n}`).join('\n'));
-    return 0;
   } finally {
     await app.close();
   }
@@ -79,6 +202,10 @@ async function work(app: PorticoApp, graceMs: number): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`portico: ${(error as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
     console.error(`portico: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
     process.exit(1);
   },

@@ -22,9 +22,11 @@ import { token, TOKENS } from './tokens.js';
 /** The backend options of `createApp` (each has a default). */
 export interface BackendOptions {
   /**
-   * The event bus: in memory (default; one process), `'postgresql'` (LISTEN/NOTIFY on the app's
-   * own PostgreSQL database), `{ redis: 'redis://host:6379' }` (pub/sub), or any EventBus. With
-   * PostgreSQL or Redis, committed model signals and topic payloads reach every process.
+   * The event bus. On a PostgreSQL database the default is `'postgresql'`: LISTEN/NOTIFY on the
+   * app's own database (one more connection per process), so committed model signals and topic
+   * payloads reach every process of the app. On SQLite and `memory:` the default is `'memory'`:
+   * they reach this process only. `'memory'` opts out on PostgreSQL; `{ redis: 'redis://host:6379' }`
+   * (pub/sub) spans processes on any database; any EventBus is used as it is.
    */
   readonly events?: EventBus | 'memory' | 'postgresql' | { readonly redis: string };
   /** Outgoing mail (default: the console mailer, or SMTP when `SMTP_URL` is set). */
@@ -109,8 +111,9 @@ function chooseMailer(option: Mailer | undefined, env: BackendEnv): MailerChoice
 }
 
 function chooseEvents(option: BackendOptions['events'], store: DatabaseConfig): EventBusChoice {
-  if (option === undefined || option === 'memory') return { kind: 'memory' };
-  if (option === 'postgresql') {
+  const onPostgres = store.kind === 'sql' && store.dialect === 'postgresql';
+  if (option === 'memory' || (option === undefined && !onPostgres)) return { kind: 'memory' };
+  if (option === undefined || option === 'postgresql') {
     if (store.kind !== 'sql' || store.dialect !== 'postgresql') {
       throw new Error(`events: 'postgresql' listens on the app's PostgreSQL database, but the database is ${store.kind === 'memory' ? 'memory:' : 'SQLite'}; use events 'memory' (one process) or { redis: 'redis://host:6379' }`);
     }
@@ -147,18 +150,63 @@ function isEventBus(value: unknown): value is EventBus {
   return typeof value === 'object' && value !== null && ['on', 'onCommitted', 'emit', 'subscribe', 'publish', 'unitOfWork'].every((m) => typeof (value as Record<string, unknown>)[m] === 'function');
 }
 
+/**
+ * What the chosen backends keep in this process, and so stops holding once a second process
+ * serves the app: one line per such backend, each naming the option that fixes it. Logged as
+ * warnings when a production app starts (`bindBackends`); none for a backend that spans processes
+ * or an instance the host gave.
+ *
+ * - `memory:`: the records themselves (a second process has its own, and they are gone at exit).
+ * - The in-memory throttle store: each process counts its own login and request budget.
+ * - The in-memory event bus (the default on SQLite and `memory:`, `events: 'memory'` on
+ *   PostgreSQL): committed signals and topics reach this process only, so another process's
+ *   `onCommitted` handlers, GraphQL subscriptions, realtime channels and credential watches miss
+ *   this one's writes, and its bearer-token cache (`auth({ tokenCache })`, Portico's in-process
+ *   cache, invalidated by the bus) learns of a revocation made here only when its window ends.
+ *
+ * @example
+ * singleProcessWarnings(chooseBackends({ throttleStore: 'database' }, parseDatabaseUrl('postgres://db/app'), {})); // []
+ */
+export function singleProcessWarnings(backends: Backends): string[] {
+  const { store } = backends;
+  const lines: string[] = [];
+  const where = store.kind === 'memory' ? 'memory:' : store.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  if (store.kind === 'memory') {
+    lines.push('database memory: keeps every record in this process (a second process has its own, and they are gone at exit); use a sqlite: or postgres:// database');
+  }
+  if (backends.throttle.kind === 'memory') {
+    const fix = store.kind === 'memory' ? "throttleStore: { redis: 'redis://host:6379' }" : "throttleStore: 'database' (the app's database) or { redis: 'redis://host:6379' }";
+    lines.push(`throttle counts are kept in this process's memory: with a second process each counts its own login and request budget; set ${fix}`);
+  }
+  if (backends.events.kind === 'memory') {
+    const reach =
+      'committed model signals and topics reach this process only: onCommitted handlers, GraphQL subscriptions, realtime channels and credential watches on another process miss its writes, and a bearer token it revokes stays valid there until auth({ tokenCache }) expires it (5 s by default)';
+    lines.push(
+      where === 'PostgreSQL'
+        ? `events: 'memory' was chosen on PostgreSQL: ${reach}; remove it for the default, events: 'postgresql' (LISTEN/NOTIFY on the app's database), or set events: { redis: 'redis://host:6379' }`
+        : `the event bus is in memory, which holds for one process only (${where} has no cross-process bus): ${reach}; for several processes set events: { redis: 'redis://host:6379' }`,
+    );
+  }
+  return lines;
+}
+
 /** The Redis connection of the `{ redis }` throttle store, closed when the app closes. */
 const RedisThrottle = token<Awaited<ReturnType<typeof connectRedisThrottleStore>>>('RedisThrottle');
 
 /**
  * Binds the chosen backends: the database (opened once, asynchronously; closed with the
- * container), the throttle store, the mailer and the event bus.
+ * container), the throttle store, the mailer and the event bus. When the throttle store is
+ * resolved (at start), a production app logs one warning per {@link singleProcessWarnings} line.
  */
-export function bindBackends(container: Container, backends: Backends): void {
+export function bindBackends(container: Container, backends: Backends, open: { readonly createDatabase?: boolean } = {}): void {
   bindFactory(container, TOKENS.Backends, () => backends);
   bindAsyncFactory(container, TOKENS.Database, async (get) => {
     const deps = { registry: await get(TOKENS.Registry), events: await get(TOKENS.Events), clock: await get(TOKENS.Clock), random: await get(TOKENS.Random) };
-    return openDatabase(backends.store, deps, await get(TOKENS.MigrationDefs));
+    const db = await openDatabase(backends.store, deps, await get(TOKENS.MigrationDefs), { create: open.createDatabase === true });
+    // A cross-process bus starts listening once the database exists (a missing one is refused,
+    // or has just been created), and before the app serves, so no committed event of its own is missed.
+    if (deps.events instanceof DistributedEventBus && backends.events.kind !== 'given') await deps.events.start();
+    return db;
   }).onDeactivation((db) => db.close());
   bindAsyncFactory(container, TOKENS.Events, async (get) => {
     const choice = backends.events;
@@ -166,11 +214,9 @@ export function bindBackends(container: Container, backends: Backends): void {
     const logger = await get(TOKENS.Logger);
     const report = (err: unknown, what: string) => logger.error({ err }, `${what} failed after commit`);
     if (choice.kind === 'memory') return new MemoryEventBus(report);
-    // The listener connects before the app serves, so no committed event of its own is missed.
+    // Started by the database's binding, once the database is open.
     const transport = choice.kind === 'postgresql' ? new PostgresTransport(choice.url, choice.schema) : new RedisTransport(choice.url, choice.channel);
-    const bus = new DistributedEventBus(transport, report);
-    await bus.start();
-    return bus;
+    return new DistributedEventBus(transport, report);
   }).onDeactivation(async (bus) => {
     if (bus instanceof DistributedEventBus) await bus.close();
   });
@@ -183,6 +229,12 @@ export function bindBackends(container: Container, backends: Backends): void {
     return connectRedisThrottleStore(backends.throttle.url);
   }).onDeactivation((redis) => redis.close());
   bindAsyncFactory(container, TOKENS.ThrottleStore, async (get) => {
+    // Resolved once, when the app starts (not by `open()` alone, as `portico migrate` does): in
+    // production, the moment to say what holds for one process only.
+    if ((await get(TOKENS.Settings)).production) {
+      const logger = await get(TOKENS.Logger);
+      for (const line of singleProcessWarnings(backends)) logger.warn({}, line);
+    }
     const choice = backends.throttle;
     if (choice.kind === 'given') return choice.store;
     if (choice.kind === 'redis') return (await get(RedisThrottle)).store;

@@ -28,6 +28,11 @@ export interface Overrides extends BackendOptions {
   readonly hasher?: PasswordHasher;
   /** Where the host app overrides mail templates (`<dir>/auth/email/verify_code.txt`, `.html`). */
   readonly templatesDir?: string;
+  /**
+   * Create the PostgreSQL database or the SQLite file's folder when it does not exist (default
+   * false: a missing one is an error at start naming it, so a typo never serves an empty schema).
+   */
+  readonly createDatabase?: boolean;
 }
 
 /** What the container is built from: the address, the models and migrations, the options. */
@@ -65,7 +70,7 @@ export function buildContainer(input: ContainerInput, env: Readonly<Record<strin
     render: (name: string, vars: Readonly<Record<string, string>>) =>
       renderMailTemplate(name, { ...vars }, overrides.templatesDir ? { dir: overrides.templatesDir } : undefined),
   }));
-  bindBackends(container, backends);
+  bindBackends(container, backends, { createDatabase: overrides.createDatabase === true });
   bindFactory(container, TOKENS.Store, (get) => get(TOKENS.Database).store);
   bindFactory(container, TOKENS.Migrations, (get) => get(TOKENS.Database));
   bindFactory(container, TOKENS.Settings, () => appSettings(input.settings, env));

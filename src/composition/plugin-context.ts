@@ -42,6 +42,11 @@ export function createPluginContext(container: Container, plugin: Plugin, hooks:
     bodyLimit: settings.bodyLimit,
     get,
     getOptional: (token) => resolveOptional(container, token),
+    tasks: () => {
+      const tasks = resolveOptional(container, TOKENS.Tasks);
+      if (!tasks) throw new Error(`${plugin.name}: the task queue needs the tasks() plugin mounted`);
+      return tasks;
+    },
     bind: (token, value) => {
       unbound(token);
       bindValue(container, token, value);

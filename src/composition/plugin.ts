@@ -1,3 +1,4 @@
+import type { TaskClient } from '../application/tasks/tasks.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
@@ -47,6 +48,8 @@ export interface PluginContext {
   readonly mailer: Mailer;
   readonly templates: MailTemplates;
   readonly throttleStore: ThrottleStore;
+  /** The task queue of the tasks() plugin, mounted before or after this one; throws naming tasks() when it is not mounted. */
+  tasks(): TaskClient;
   /** True once the app drains (after SIGTERM) until it has closed. */
   isDraining(): boolean;
   /** Adds an HTTP route. */

@@ -3,6 +3,8 @@ import { Server as NetServer } from 'node:net';
 import type Koa from 'koa';
 import type { Container } from 'inversify';
 import type { NamedCheck } from '../application/check-readiness.js';
+import { CheckSchema } from '../application/check-schema.js';
+import { loadMigrationFolder } from '../adapters/persistence/migration-files.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
 import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
 import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
@@ -23,7 +25,9 @@ import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
 import { identifyUpgrade } from './upgrade-identity.js';
+import { guardProcess } from './process-guard.js';
 import { callerWatch } from './caller-watch.js';
+import { management, type Management } from './management.js';
 import { upgradeOriginPolicy } from './upgrade-origin.js';
 import { UpgradeRouter } from './upgrade-router.js';
 import { asksForWebSocket } from './websocket-handshake.js';
@@ -36,11 +40,16 @@ export interface AppOptions extends Overrides {
   /** The host app's models. */
   readonly models?: readonly ModelDecl[];
   /**
-   * The host app's migrations. Default: one migration `app_0001_initial` creating every app
-   * model (and junction table).
+   * The host app's migrations: the folder `portico makemigrations` writes (`'./migrations'`,
+   * relative to the working directory, or a `file:` URL), or the definitions themselves. Default:
+   * one migration `app_0001_initial` creating every app model (and junction table) as the
+   * registry defines them, the same first migration `makemigrations` generates.
    */
-  readonly migrations?: readonly MigrationDef[];
-  /** Apply pending migrations when the app starts (default false). */
+  readonly migrations?: readonly MigrationDef[] | string | URL;
+  /**
+   * Apply pending migrations when the app starts (default false): a development convenience; it
+   * applies the app's migrations and never derives a change from the models by itself.
+   */
   readonly autoMigrate?: boolean;
   /** Request body limit in bytes (default 1 MiB). */
   readonly bodyLimit?: number;
@@ -62,6 +71,13 @@ export interface AppOptions extends Overrides {
   readonly secret?: string;
   /** Production mode: Secure cookies, HSTS on secure requests (default: NODE_ENV === 'production'). */
   readonly production?: boolean;
+  /**
+   * While the app listens, an unhandled promise rejection or an uncaught exception anywhere in the
+   * process is logged through the app's logger (error level) and the process keeps serving
+   * (default true). `false` leaves the process's `unhandledRejection` and `uncaughtException`
+   * handling to the host.
+   */
+  readonly processGuard?: boolean;
 }
 
 /**
@@ -90,6 +106,10 @@ export class PorticoApp {
   private authBackend: AuthBackend = noAuthentication();
   private readonly upgrades: UpgradeRouter;
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
+  /** Removes the process guard `listen` installed (see `processGuard`). */
+  private unguard?: () => void;
+  private appMigrations?: readonly MigrationDef[];
+  private createDatabase = false;
 
   constructor(private readonly options: AppOptions) {
     this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops), () => ({
@@ -164,12 +184,85 @@ export class PorticoApp {
    * @internal For the `portico migrate` command.
    */
   migrationDefs(): MigrationDef[] {
-    const appTables = (): string[] => {
-      const builtin = new Set([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? [])].map((m) => m.table));
-      return this.registry.all().map((m) => m.table).filter((t) => !builtin.has(t));
-    };
-    const app = this.options.migrations ?? ((this.options.models ?? []).length > 0 ? [{ name: 'app_0001_initial', createTables: appTables() }] : []);
-    return [...BUILTIN_MIGRATIONS, ...this.plugins.flatMap((p) => p.migrations ?? []), ...app];
+    return [...this.frameworkMigrations(), ...this.hostMigrations()];
+  }
+
+  /**
+   * Portico's and the plugins' migrations (the app's come after them).
+   * @internal For `portico makemigrations`.
+   */
+  frameworkMigrations(): MigrationDef[] {
+    return [...BUILTIN_MIGRATIONS, ...this.plugins.flatMap((p) => p.migrations ?? [])];
+  }
+
+  /**
+   * The host app's own migrations, and the tables they manage.
+   * @internal For `portico makemigrations`.
+   */
+  hostMigrations(): readonly MigrationDef[] {
+    if (this.appMigrations) return this.appMigrations;
+    const option = this.options.migrations;
+    if (option !== undefined && (typeof option === 'string' || option instanceof URL)) throw new Error('the app\'s migrations folder is read when the app opens: call open() first');
+    return option ?? ((this.options.models ?? []).length > 0 ? [{ name: 'app_0001_initial', createTables: this.appTables() }] : []);
+  }
+
+  /**
+   * The tables of the host app's models (and their junction tables): those its migrations manage.
+   * @internal For `portico makemigrations`.
+   */
+  appTables(): string[] {
+    const builtin = new Set([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? [])].map((m) => m.table));
+    return this.registry.all().map((m) => m.table).filter((t) => !builtin.has(t));
+  }
+
+  /**
+   * The management commands (`portico makemigrations`, `createsuperuser`, `clearsessions`, …),
+   * after `prepare()`; those that need the database open it.
+   * @internal For the `portico` command.
+   */
+  get management(): Management {
+    const container = this.required(this.container, 'container');
+    return management({
+      registry: this.registry,
+      db: async () => {
+        await this.open();
+        return this.db;
+      },
+      hasher: this.hasher,
+      clock: resolve(container, TOKENS.Clock),
+      random: resolve(container, TOKENS.Random),
+      frameworkMigrations: () => this.frameworkMigrations(),
+      hostMigrations: () => this.hostMigrations(),
+      appTables: () => this.appTables(),
+    });
+  }
+
+  /**
+   * Creates a missing PostgreSQL database or SQLite folder when the app opens (`--create-db`).
+   * @internal For the `portico` command.
+   */
+  createDatabaseIfMissing(): this {
+    if (this.container) throw new Error('createDatabaseIfMissing must be called before the app opens');
+    this.createDatabase = true;
+    return this;
+  }
+
+  /**
+   * The `migrations` option when it names a folder.
+   * @internal For the `portico` command.
+   */
+  get migrationsFolder(): string | URL | undefined {
+    const option = this.options.migrations;
+    return typeof option === 'string' || option instanceof URL ? option : undefined;
+  }
+
+  /**
+   * Uses these migrations instead of the `migrations` option (before `open()`).
+   * @internal The `portico` command passes the folder it was given.
+   */
+  async useMigrations(from: readonly MigrationDef[] | string | URL): Promise<void> {
+    if (this.container) throw new Error('useMigrations must be called before the app opens');
+    this.appMigrations = typeof from === 'string' || from instanceof URL ? await loadMigrationFolder(from) : from;
   }
 
   /**
@@ -179,22 +272,47 @@ export class PorticoApp {
    */
   async open(): Promise<void> {
     if (this.database) return;
+    await this.prepare();
+    this.database = await resolveAsync(this.required(this.container, 'container'), TOKENS.Database);
+  }
+
+  /**
+   * Builds the registry and the container without opening the database (`portico makemigrations`
+   * needs the models, not a connection).
+   * @internal For the `portico` command; `open()` does it first.
+   */
+  async prepare(): Promise<void> {
+    if (this.container) return;
+    const option = this.options.migrations;
+    if (!this.appMigrations && option !== undefined && (typeof option === 'string' || option instanceof URL)) this.appMigrations = await loadMigrationFolder(option);
     this.registryValue = ModelRegistry.build([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? []), ...(this.options.models ?? [])]);
     const { secret, production, bodyLimit } = this.options;
     this.container = buildContainer({
       url: this.options.database,
       registry: this.registryValue,
       migrations: this.migrationDefs(),
-      overrides: this.options,
+      overrides: this.createDatabase ? { ...this.options, createDatabase: true } : this.options,
       settings: { ...(secret !== undefined ? { secret } : {}), ...(production !== undefined ? { production } : {}), ...(bodyLimit !== undefined ? { bodyLimit } : {}) },
     });
-    this.database = await resolveAsync(this.container, TOKENS.Database);
   }
 
-  /** Applies pending migrations; returns the names applied. */
-  async migrate(): Promise<string[]> {
+  /**
+   * Applies pending migrations; returns the names applied. With `to`, applies up to that
+   * migration, or, when it is applied already, reverses every migration after it.
+   */
+  async migrate(to?: string): Promise<string[]> {
     await this.open();
-    return this.db.migrate();
+    return this.db.migrate(to);
+  }
+
+  /**
+   * The difference between the models and the database's schema, one line, or undefined when
+   * they agree ("schema drift: table post: column pages is missing (run portico makemigrations,
+   * then portico migrate)").
+   */
+  async schemaDrift(): Promise<string | undefined> {
+    await this.open();
+    return new CheckSchema(this.registry, this.db).summary();
   }
 
   /** Opens the database, migrates when `autoMigrate` is set, and installs every plugin. */
@@ -207,6 +325,12 @@ export class PorticoApp {
     await this.open();
     if (this.options.autoMigrate) await this.migrate();
     const container = this.required(this.container, 'container');
+    const drift = await this.schemaDrift();
+    if (drift !== undefined) {
+      // Serving a schema the models do not describe fails request by request: refused in production.
+      if (resolve(container, TOKENS.Settings).production) throw new Error(drift);
+      this.logger.warn({}, drift);
+    }
     // Connects the Redis throttle store when that is the choice; every later resolution is synchronous.
     await resolveAsync(container, TOKENS.ThrottleStore);
     const settings = resolve(container, TOKENS.Settings);
@@ -280,6 +404,7 @@ export class PorticoApp {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
     });
+    if (this.options.processGuard !== false) this.unguard ??= guardProcess(this.logger);
     for (const hook of this.listenHooks) {
       const stop = hook(server);
       if (stop) this.beforeServerClose.push(stop);
@@ -331,7 +456,11 @@ export class PorticoApp {
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await closing;
     this.closed = true;
-    await this.container?.unbindAll();
+    // A database that never opened has nothing to close: its failed binding's rejection was answered already.
+    const unbinding = this.container?.unbindAll();
+    await (this.database ? unbinding : unbinding?.catch(() => undefined));
+    this.unguard?.();
+    this.unguard = undefined;
   }
 
   private fromContainer<T>(token: Token<T>): T {

@@ -1,4 +1,6 @@
+import type { Identity } from '../domain/auth/identity.js';
 import type { Row } from '../domain/model/types.js';
+import type { RecordStore } from './record-store.js';
 
 /** Model lifecycle signals (SPEC "Events" 1). */
 export type SignalName = 'pre_save' | 'post_save' | 'pre_delete' | 'post_delete';
@@ -13,7 +15,19 @@ export interface SignalEvent {
   readonly changes?: Row;
 }
 
+/**
+ * What an in-transaction handler gets with the event: the transaction the write runs in (write
+ * with it: a write on the app's store instead would wait for this very transaction), and the
+ * caller when the write came through a surface's single-row write path (REST, GraphQL, admin).
+ */
+export interface SignalContext {
+  readonly tx: RecordStore;
+  readonly caller?: Identity;
+}
+
 export type SignalHandler = (event: SignalEvent) => void | Promise<void>;
+/** An `on` handler: it runs inside the writing transaction and gets its context (stores always pass one). */
+export type TransactionSignalHandler = (event: SignalEvent, ctx?: SignalContext) => void | Promise<void>;
 export type TopicHandler = (payload: unknown) => void | Promise<void>;
 
 /**
@@ -35,13 +49,18 @@ export type TopicHandler = (payload: unknown) => void | Promise<void>;
  */
 export interface EventBus {
   /** Listens to a signal on one table, or on every table with `'*'`, inside the transaction; returns an unsubscribe function. */
-  on(signal: SignalName, table: string, handler: SignalHandler): () => void;
+  on(signal: SignalName, table: string, handler: TransactionSignalHandler): () => void;
   /** Listens to a signal once its transaction has committed; returns an unsubscribe function. */
   onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void;
   /** True when `on` handlers listen to `signal` on `table` (a store may then skip an explicit transaction for a one-statement write). */
   listens(signal: SignalName, table: string): boolean;
-  /** Fires a signal to its `on` handlers, awaiting each in turn, and queues it for the `onCommitted` ones. */
-  emit(event: SignalEvent): Promise<void>;
+  /** Fires a signal to its `on` handlers (with `ctx`), awaiting each in turn, and queues it for the `onCommitted` ones. */
+  emit(event: SignalEvent, ctx?: SignalContext): Promise<void>;
+  /**
+   * Runs `work` once the current unit of work commits (at once outside a unit), never after a
+   * rollback; its failure is reported, not thrown (the write has committed).
+   */
+  onCommit(work: () => void | Promise<void>): Promise<void>;
   /** Listens to an application topic; returns an unsubscribe function. */
   subscribe(topic: string, handler: TopicHandler): () => void;
   /**

@@ -1,3 +1,4 @@
+import type { Identity } from '../domain/auth/identity.js';
 import type { Row, Value } from '../domain/model/types.js';
 import type { Condition, FindQuery } from '../domain/query/condition.js';
 
@@ -26,13 +27,18 @@ export type Write =
  * const post = await store.insert('post', { title: 'Hi', author_id: 1 });
  * await store.transaction(async (tx) => { await tx.update('post', post.id, { title: 'Hey' }); });
  */
+/** What a write tells its signal handlers besides the row: who asked for it (`SignalContext.caller`). */
+export interface WriteOptions {
+  readonly caller?: Identity;
+}
+
 export interface RecordStore {
   /** Runs `work` in one transaction: commits when it resolves, rolls back when it throws. Nested calls join the outer one. */
   transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T>;
   /** Inserts one row and returns it as stored (defaults and generated key included). */
-  insert(table: string, row: Row): Promise<Row>;
+  insert(table: string, row: Row, options?: WriteOptions): Promise<Row>;
   /** Inserts several rows in order and returns them as stored; all or nothing. */
-  insertMany(table: string, rows: readonly Row[]): Promise<Row[]>;
+  insertMany(table: string, rows: readonly Row[], options?: WriteOptions): Promise<Row[]>;
   /**
    * Makes `writes` as one atomic step, in order, and returns each one's row as stored (null for
    * an update that found no live row; the other writes still stand). Every write is checked
@@ -42,7 +48,7 @@ export interface RecordStore {
    */
   writeTogether(writes: readonly Write[]): Promise<(Row | null)[]>;
   /** Changes columns of the live row `id`; returns the stored row, or null when there is no such live row. */
-  update(table: string, id: Value, changes: Row): Promise<Row | null>;
+  update(table: string, id: Value, changes: Row, options?: WriteOptions): Promise<Row | null>;
   /**
    * Changes every live row matching `where` in one conditional statement and returns the rows
    * as stored. When `where` pins current values it is a compare-and-set: of two concurrent
@@ -50,7 +56,7 @@ export interface RecordStore {
    */
   updateWhere(table: string, where: Condition, changes: Row): Promise<Row[]>;
   /** Deletes row `id` (soft-delete models: stamps `deleted_at`); false when there was no live row. */
-  delete(table: string, id: Value): Promise<boolean>;
+  delete(table: string, id: Value, options?: WriteOptions): Promise<boolean>;
   /**
    * Brings back the soft-deleted row `id` of a soft-delete model (clears `deleted_at`, fires the
    * save signals); returns the row, or null when there is no such deleted row or the model has

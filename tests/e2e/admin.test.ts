@@ -65,6 +65,25 @@ function adminSuite(backend: 'sqlite' | 'postgresql') {
       expect(res.headers.get('location')).toBe('/admin/post');
     });
 
+    it('with loginUrl the admin serves no login form of its own; its logout goes back to /login', async () => {
+      const own = await new HttpClient(ref.url).request('/admin/login/?redirect=%2Fadmin%2Fpost');
+      expect(own.status).toBe(303);
+      expect(own.headers.get('location')).toBe('/login?redirect=%2Fadmin%2Fpost');
+      const c = new HttpClient(ref.url);
+      const posted = await c.form('/admin/login/', { username: 'root', password: 'root-password-1' });
+      expect(posted.status).not.toBe(303);
+      expect(c.cookies.has('portico_session')).toBe(false);
+      expect((await c.form('/auth/login', { username: 'root', password: 'root-password-1' })).status).toBe(303);
+      const index = await (await c.request('/admin/')).text();
+      const token = /<form method="post" action="\/admin\/logout\/"><input type="hidden" name="csrf_token" value="([^"]+)">/.exec(index)?.[1];
+      expect(token).toBeDefined();
+      const out = await c.form('/admin/logout/', {}, { csrf: token ?? null });
+      expect(out.status).toBe(303);
+      expect(out.headers.get('location')).toBe('/login');
+      expect(c.cookies.has('portico_session')).toBe(false);
+      expect((await c.request('/admin/')).status).toBe(303);
+    });
+
     it('a signed-in user who is not staff gets a 403 page', async () => {
       for (const path of ['/admin/', '/admin/post', '/admin/post/1']) {
         const res = await page('alice', path);

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, health } from '../../src/index.js';
 import { postgresAvailable } from '../support/postgres.js';
@@ -114,16 +117,16 @@ describe('readiness checks, timeouts and the migration gate', () => {
     }
   });
 
-  it('the opt-in migration gate reports pending migrations until they are applied', async () => {
+  it('the opt-in migration gate reports pending migrations until they are applied; the database check names the tables they would create', async () => {
     const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(health({ migrationGate: true }));
     const { url } = await app.listen(0);
     try {
       const before = await fetch(`${url}/ready`);
       expect(before.status).toBe(503);
-      expect(await before.json()).toEqual({
-        status: 'fail',
-        checks: { database: { status: 'ok' }, migrations: { status: 'fail', reason: '4 migrations pending' } },
-      });
+      const body = (await before.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> };
+      expect(body.status).toBe('fail');
+      expect(body.checks.migrations).toEqual({ status: 'fail', reason: '4 migrations pending' });
+      expect(body.checks.database?.reason).toMatch(/^schema drift: table auth_user is missing; .* \(run portico makemigrations, then portico migrate\)$/);
       expect(await app.migrate()).toEqual(['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue']);
       const after = await fetch(`${url}/ready`);
       expect(after.status).toBe(200);
@@ -133,10 +136,15 @@ describe('readiness checks, timeouts and the migration gate', () => {
     }
   });
 
-  it('without the gate, pending migrations do not fail readiness', async () => {
-    const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(health());
+  it('without the gate, a pending migration that leaves the models\' tables as they are does not fail readiness', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'portico-gate-')), 'gate.db');
+    const first = createApp({ database: `sqlite:${file}`, logRequests: false, autoMigrate: true });
+    await first.start();
+    await first.close();
+    const app = createApp({ database: `sqlite:${file}`, logRequests: false, migrations: [{ name: 'app_0001_index', sql: { sqlite: ['create index idx_session on session (expires_at)'] } }] }).use(health());
     const { url } = await app.listen(0);
     try {
+      expect(await app.db.pending()).toEqual(['app_0001_index']);
       expect((await fetch(`${url}/ready`)).status).toBe(200);
     } finally {
       await app.close();

@@ -64,6 +64,10 @@ describe('portico migrate', () => {
   it('explains its usage', async () => {
     const r = await runNode([CLI]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('usage: portico migrate');
+    expect(r.stderr).toContain('portico: no command given');
+    expect(r.stderr).toMatch(/usage: portico <command>[\s\S]*makemigrations[\s\S]*migrate[\s\S]*showmigrations[\s\S]*createsuperuser[\s\S]*clearsessions[\s\S]*worker/);
+    const help = await runNode([CLI, '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: portico <command>');
   });
 });

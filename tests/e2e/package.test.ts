@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +87,44 @@ describe('the package, packed and installed into a fresh host app', () => {
     expect(out.graphql).toEqual({ status: 200, body: { data: { books: [{ title: 'Dune', shelf: { name: 'Fiction' } }, { title: 'Emma', shelf: { name: 'Fiction' } }] } } });
     expect(out.created).toBe(201);
   });
+
+  it('runs every portico command from the installed package against the host app found through portico.config.js', async () => {
+    if (!existsSync(join(host, 'dist/src/bookshop.js'))) run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], host);
+    const portico = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(join(host, 'node_modules/.bin/portico'), args, { cwd: host, env: { ...cleanEnv, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8', timeout: 120_000 });
+    const ok = (args: string[], env: Record<string, string> = {}): string => {
+      const out = portico(args, env);
+      expect({ args, status: out.status, stderr: out.stderr }).toEqual({ args, status: 0, stderr: expect.not.stringMatching(/ERR_MODULE_NOT_FOUND|Error:/) });
+      return out.stdout;
+    };
+    expect(ok(['--help'])).toMatch(/makemigrations[\s\S]*createsuperuser[\s\S]*worker/);
+    expect(ok(['makemigrations'])).toMatch(/wrote .*migrations\/0001_initial\.js \(app_0001_initial\)/);
+    // ./data does not exist: never created silently.
+    expect(portico(['migrate']).stderr).toMatch(/^portico: the folder of the database at sqlite:\.\/data\/shop\.db does not exist/);
+    expect(ok(['migrate', '--create-db'])).toContain('applied app_0001_initial');
+    expect(ok(['showmigrations'])).toContain('[x] app_0001_initial');
+    expect(ok(['makemigrations', '--rename', 'book.isbn=code', '--no-input'], { SHOP_V: '2' })).toMatch(/wrote .*0002_create_loan_rename_book_code/);
+    expect(ok(['migrate'], { SHOP_V: '2' })).toMatch(/^applied app_0002_create_loan_rename_book_code/);
+    expect(ok(['makemigrations', '--check'], { SHOP_V: '2' })).toContain('No changes detected.');
+
+    const weak = portico(['createsuperuser', '--username', 'admin', '--email', 'admin@example.com', '--no-input'], { PORTICO_SUPERUSER_PASSWORD: '12345678' });
+    expect(weak.status).toBe(1);
+    expect(weak.stderr).toMatch(/^portico: password /);
+    expect(ok(['createsuperuser', '--username', 'admin', '--email', 'admin@example.com', '--no-input'], { PORTICO_SUPERUSER_PASSWORD: 'correct horse battery staple' })).toMatch(/^created superuser admin \(id \d+\)/);
+    expect(ok(['clearsessions'])).toContain('removed 0 expired sessions');
+
+    // The worker runs a job enqueued before it started, then stops on SIGTERM with exit 0.
+    const touched = join(dir, 'touched');
+    run(process.execPath, ['dist/src/enqueue.js', touched], host);
+    const worker = spawn(join(host, 'node_modules/.bin/portico'), ['worker'], { cwd: host, env: { ...cleanEnv, LOG_LEVEL: 'silent', SHOP_V: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
+    let stderr = '';
+    worker.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    for (let i = 0; i < 600 && !existsSync(touched); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect({ touched: existsSync(touched), stderr }).toEqual({ touched: true, stderr: '' });
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 240_000);
 
   it("runs the host's own vitest suite on the in-memory store from portico/testing, GraphQL answering 200", () => {
     const out = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'test'], host);

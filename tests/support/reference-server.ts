@@ -1,5 +1,5 @@
 import { buildReferenceApp } from '../../examples/reference/app.js';
-import { MemoryMailer, type Clock, type PorticoApp, type TasksPlugin } from '../../src/index.js';
+import { MemoryMailer, type Clock, type Plugin, type PorticoApp, type TasksPlugin } from '../../src/index.js';
 import { freshPgSchema } from './postgres.js';
 
 export interface RunningReference {
@@ -22,6 +22,8 @@ export interface ReferenceTestOptions {
   readonly realMailer?: boolean;
   /** Defines more tasks on the app's task plugin. */
   readonly defineTasks?: (plugin: TasksPlugin) => void;
+  /** More plugins, mounted after the app's own. */
+  readonly plugins?: readonly Plugin[];
 }
 
 /** Starts the reference app in-process on a fresh database with an in-memory mailer. */
@@ -37,6 +39,7 @@ export async function startReference(backend: 'sqlite' | 'postgresql', options: 
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.defineTasks ? { defineTasks: opts.defineTasks } : {}),
   });
+  for (const plugin of opts.plugins ?? []) app.use(plugin);
   const { url } = await app.listen(0);
   return {
     app,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SignalEvent } from '../../ports/event-bus.js';
+import type { SignalContext, SignalEvent } from '../../ports/event-bus.js';
 import type { BroadcastTransport, TransportState } from './broadcast-transport.js';
 import { decodeMessage, encodeMessage, type BroadcastMessage } from './event-codec.js';
 import { MemoryEventBus, type DeliveryErrorHandler } from './memory-event-bus.js';
@@ -52,8 +52,8 @@ export class DistributedEventBus extends MemoryEventBus {
     await this.transport.close();
   }
 
-  override async emit(event: SignalEvent): Promise<void> {
-    await super.emit(event);
+  override async emit(event: SignalEvent, ctx?: SignalContext): Promise<void> {
+    await super.emit(event, ctx);
     if (!RELAYED.has(event.signal)) return;
     await this.afterCommit(`relay of ${event.signal} on ${event.table}`, async () => this.send({ origin: this.origin, kind: 'signal', event }));
   }
@@ -87,7 +87,7 @@ export class DistributedEventBus extends MemoryEventBus {
     this.receiving = this.receiving.then(async () => {
       try {
         if (message.kind === 'signal') await this.deliverCommitted(message.event as SignalEvent);
-        else await this.deliverTopic(message.topic, message.payload);
+        else await this.deliverTopic(message.topic, message.payload, `topic ${message.topic} from another process`);
       } catch (error) {
         this.onDeliveryError(error, message.kind === 'topic' ? `topic ${message.topic} from another process` : 'a signal from another process');
       }

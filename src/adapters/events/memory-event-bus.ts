@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EventBus, SignalEvent, SignalHandler, SignalName, TopicHandler } from '../../ports/event-bus.js';
+import type { EventBus, SignalContext, SignalEvent, SignalHandler, SignalName, TopicHandler, TransactionSignalHandler } from '../../ports/event-bus.js';
 
 /** A delivery held until its unit of work commits. */
 type Pending = () => Promise<void>;
@@ -17,7 +17,7 @@ export type DeliveryErrorHandler = (error: unknown, what: string) => void;
  * anonymous REST read in the profile), so reads outside a transaction run without them.
  */
 export class MemoryEventBus implements EventBus {
-  private readonly signals = new Map<string, SignalHandler[]>();
+  private readonly signals = new Map<string, TransactionSignalHandler[]>();
   private readonly committed = new Map<string, SignalHandler[]>();
   private readonly topics = new Map<string, TopicHandler[]>();
   private readonly unit = new AsyncLocalStorage<Pending[]>();
@@ -26,7 +26,7 @@ export class MemoryEventBus implements EventBus {
 
   constructor(protected readonly onDeliveryError: DeliveryErrorHandler = (error, what) => console.error(`portico: ${what} failed`, error)) {}
 
-  on(signal: SignalName, table: string, handler: SignalHandler): () => void {
+  on(signal: SignalName, table: string, handler: TransactionSignalHandler): () => void {
     return add(this.signals, `${signal}:${table}`, handler);
   }
 
@@ -38,11 +38,15 @@ export class MemoryEventBus implements EventBus {
     return add(this.committed, `${signal}:${table}`, handler);
   }
 
-  async emit(event: SignalEvent): Promise<void> {
-    for (const handler of handlersOf(this.signals, event)) await handler(event);
+  async emit(event: SignalEvent, ctx?: SignalContext): Promise<void> {
+    for (const handler of handlersOf(this.signals, event)) await handler(event, ctx);
     // Nothing to queue when no one listens for the commit (the common case on a write's hot path).
     if (!this.committed.get(`${event.signal}:${event.table}`)?.length && !this.committed.get(`${event.signal}:*`)?.length) return;
     await this.afterCommit(`${event.signal} on ${event.table}`, () => this.deliverCommitted(event));
+  }
+
+  onCommit(work: () => void | Promise<void>): Promise<void> {
+    return this.afterCommit('an onCommit callback', async () => work());
   }
 
   subscribe(topic: string, handler: TopicHandler): () => void {
@@ -50,19 +54,39 @@ export class MemoryEventBus implements EventBus {
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {
-    const deliver = () => this.deliverTopic(topic, payload);
-    if (this.unit.getStore()) await this.afterCommit(`topic ${topic}`, deliver);
-    else await deliver();
+    if (this.unit.getStore()) await this.afterCommit(`topic ${topic}`, () => this.deliverTopic(topic, payload, `topic ${topic}`));
+    else await this.deliverTopic(topic, payload);
   }
 
-  /** Runs the committed-signal handlers of `event` (one that has committed, here or in another process). */
+  /**
+   * Runs the committed-signal handlers of `event` (one that has committed, here or in another
+   * process). Each handler's failure is reported where it is called: the handlers after it still
+   * hear the event (a host's throwing listener must not starve Portico's own, nor a subscription).
+   */
   protected async deliverCommitted(event: SignalEvent): Promise<void> {
-    for (const handler of handlersOf(this.committed, event)) await handler(event);
+    for (const handler of handlersOf(this.committed, event)) {
+      try {
+        await handler(event);
+      } catch (error) {
+        this.onDeliveryError(error, `${event.signal} on ${event.table}`);
+      }
+    }
   }
 
-  /** Runs the subscribers of `topic`, in subscription order. */
-  protected async deliverTopic(topic: string, payload: unknown): Promise<void> {
-    for (const handler of [...(this.topics.get(topic) ?? [])]) await handler(payload);
+  /**
+   * Runs the subscribers of `topic`, in subscription order. With `reported` (a delivery after the
+   * commit, or from another process), each subscriber's failure is reported as that and the next
+   * still run; without it (a publish outside a transaction), the first failure is the publisher's.
+   */
+  protected async deliverTopic(topic: string, payload: unknown, reported?: string): Promise<void> {
+    for (const handler of [...(this.topics.get(topic) ?? [])]) {
+      try {
+        await handler(payload);
+      } catch (error) {
+        if (reported === undefined) throw error;
+        this.onDeliveryError(error, reported);
+      }
+    }
   }
 
   async unitOfWork<T>(work: () => Promise<T>, options?: { readonly atomic?: boolean }): Promise<T> {

@@ -114,7 +114,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
       resolve: async (_src, args: { id: string }, ctx) => {
         allowed(ctx);
-        await remove.execute(ctx.store, model, fromId(pk, args.id));
+        await remove.execute(ctx.store, model, fromId(pk, args.id), undefined, ctx.identity);
         return true;
       },
     };

@@ -4,9 +4,9 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import { normalizeValue, textProblem } from '../../domain/model/values.js';
 import { pinnedValue, type Condition, type FindQuery } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
-import type { EventBus, SignalName } from '../../ports/event-bus.js';
+import type { EventBus, SignalContext, SignalName } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { ReadOptions, RecordStore, Write } from '../../ports/record-store.js';
+import type { ReadOptions, RecordStore, Write, WriteOptions } from '../../ports/record-store.js';
 
 /** A write of `writeTogether`, checked: the row with its defaults, or the live-row condition and changes. */
 export type PreparedWrite =
@@ -26,6 +26,8 @@ const TEXT_OPS = new Set(['iexact', 'contains', 'icontains', 'startswith']);
 const copyOf = (value: Value): Value => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
 const LIVE: Condition = { column: 'deleted_at', op: 'isnull', value: true };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** What an in-transaction signal handler gets: the transaction, and the caller when the write carries one. */
+const contextOf = (tx: RecordStore, options: WriteOptions | undefined): SignalContext => (options?.caller ? { tx, caller: options.caller } : { tx });
 /** A one-statement write outside a transaction: committed as it is made, so its deliveries need not be held. */
 const ATOMIC = { atomic: true } as const;
 
@@ -57,12 +59,12 @@ export abstract class BaseRecordStore implements RecordStore {
   /** Counts rows matching a validated condition. */
   protected abstract rawCount(model: ModelDef, where: Condition | undefined): Promise<number>;
 
-  async insert(table: string, row: Row): Promise<Row> {
-    const [stored] = await this.insertMany(table, [row]);
+  async insert(table: string, row: Row, options?: WriteOptions): Promise<Row> {
+    const [stored] = await this.insertMany(table, [row], options);
     return stored as Row;
   }
 
-  async insertMany(table: string, rows: readonly Row[]): Promise<Row[]> {
+  async insertMany(table: string, rows: readonly Row[], options?: WriteOptions): Promise<Row[]> {
     const model = this.model(table);
     const prepared = rows.map((row, index) => this.withDefaults(model, this.checked(model, row, rows.length > 1 ? index : undefined)));
     if (prepared.length === 0) return [];
@@ -70,14 +72,15 @@ export abstract class BaseRecordStore implements RecordStore {
       // One INSERT is atomic on its own: no BEGIN/COMMIT round trips; committed events still wait for it.
       return this.deps.events.unitOfWork(async () => {
         const stored = await this.rawInsert(model, prepared);
-        for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
+        for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true }, contextOf(this, options));
         return stored;
       }, ATOMIC);
     }
     return this.atomically(async (store) => {
-      for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true });
+      const ctx = contextOf(store, options);
+      for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true }, ctx);
       const stored = await store.rawInsert(model, prepared);
-      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true });
+      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true }, ctx);
       return stored;
     });
   }
@@ -97,7 +100,7 @@ export abstract class BaseRecordStore implements RecordStore {
         const stored = await store.rawWrites(prepared as PreparedWrite[]);
         for (const [i, row] of stored.entries()) {
           const write = prepared[i] as PreparedWrite;
-          if (row) await this.deps.events.emit({ signal: 'post_save', table: write.model.table, row, created: write.kind === 'insert' });
+          if (row) await this.deps.events.emit({ signal: 'post_save', table: write.model.table, row, created: write.kind === 'insert' }, { tx: store });
         }
         return stored;
       };
@@ -132,7 +135,7 @@ export abstract class BaseRecordStore implements RecordStore {
     return { kind: 'update', model, where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition, changes };
   }
 
-  async update(table: string, id: Value, changes: Row): Promise<Row | null> {
+  async update(table: string, id: Value, changes: Row, options?: WriteOptions): Promise<Row | null> {
     const model = this.model(table);
     const checked = this.checked(model, changes);
     delete checked[model.primaryKey];
@@ -143,18 +146,19 @@ export abstract class BaseRecordStore implements RecordStore {
         if (key === undefined) return null;
         const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
         const [stored] = Object.keys(checked).length === 0 ? await this.rawFind(model, { where }) : await this.rawUpdateWhere(model, where, checked);
-        if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+        if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, contextOf(this, options));
         return stored ?? null;
       }, ATOMIC);
     }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);
       if (!current) return null;
+      const ctx = contextOf(store, options);
       const next = Object.assign({}, current, checked);
-      await this.deps.events.emit({ signal: 'pre_save', table, row: next, changes: checked, created: false });
+      await this.deps.events.emit({ signal: 'pre_save', table, row: next, changes: checked, created: false }, ctx);
       const stored = Object.keys(checked).length === 0 ? current : await store.rawUpdate(model, id, checked);
       if (!stored) return null;
-      await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+      await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, ctx);
       return stored;
     });
   }
@@ -168,9 +172,9 @@ export abstract class BaseRecordStore implements RecordStore {
       const [current] = await store.rawFind(model, { where: deleted });
       if (!current) return null;
       const changes: Row = { deleted_at: null };
-      await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, current, changes), changes, created: false });
+      await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, current, changes), changes, created: false }, { tx: store });
       const [stored] = await store.rawUpdateWhere(model, deleted, changes);
-      if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false });
+      if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, { tx: store });
       return stored ?? null;
     });
   }
@@ -184,17 +188,17 @@ export abstract class BaseRecordStore implements RecordStore {
       const current = await store.rawFind(model, { where: filter });
       if (current.length === 0) return [];
       for (const row of current) {
-        await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, row, checked), changes: checked, created: false });
+        await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, row, checked), changes: checked, created: false }, { tx: store });
       }
       // The condition is evaluated again by the write itself: a row changed meanwhile is skipped.
       const ids = current.map((row) => row[model.primaryKey] as Value);
       const stored = await store.rawUpdateWhere(model, { all: [filter, { column: model.primaryKey, op: 'in', value: ids }] }, checked);
-      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: false });
+      for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: false }, { tx: store });
       return stored;
     });
   }
 
-  async delete(table: string, id: Value): Promise<boolean> {
+  async delete(table: string, id: Value, options?: WriteOptions): Promise<boolean> {
     const model = this.model(table);
     const links = model.softDelete ? [] : this.junctionLinks(table);
     const deleteReturning = this.rawDeleteReturning?.bind(this);
@@ -206,20 +210,21 @@ export abstract class BaseRecordStore implements RecordStore {
         const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
         const [gone] = model.softDelete ? await this.rawUpdateWhere(model, where, { deleted_at: this.deps.clock.now() }) : await deleteReturning(model, where);
         // The signal carries the row as it was (a live row's deleted_at was null).
-        if (gone) await this.deps.events.emit({ signal: 'post_delete', table, row: model.softDelete ? Object.assign({}, gone, { deleted_at: null }) : gone });
+        if (gone) await this.deps.events.emit({ signal: 'post_delete', table, row: model.softDelete ? Object.assign({}, gone, { deleted_at: null }) : gone }, contextOf(this, options));
         return gone !== undefined;
       }, ATOMIC);
     }
     return this.atomically(async (store) => {
       const current = await store.getById(table, id);
       if (!current) return false;
-      await this.deps.events.emit({ signal: 'pre_delete', table, row: current });
+      const ctx = contextOf(store, options);
+      await this.deps.events.emit({ signal: 'pre_delete', table, row: current }, ctx);
       // A row's many-to-many links go with it (they are part of the relation, not rows that refer to it).
       for (const link of links) await store.deleteLinks(link, current[model.primaryKey] ?? null);
       const done = model.softDelete
         ? (await store.rawUpdate(model, id, { deleted_at: this.deps.clock.now() })) !== null
         : await store.rawDelete(model, id);
-      if (done) await this.deps.events.emit({ signal: 'post_delete', table, row: current });
+      if (done) await this.deps.events.emit({ signal: 'post_delete', table, row: current }, ctx);
       return done;
     });
   }
@@ -325,7 +330,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const where: Condition = { column: link.column, op: 'eq', value: key };
     const deleteReturning = this.rawDeleteReturning?.bind(this);
     if (deleteReturning && !this.deps.events.listens('pre_delete', link.table)) {
-      for (const row of await deleteReturning(junction, where)) await this.deps.events.emit({ signal: 'post_delete', table: link.table, row });
+      for (const row of await deleteReturning(junction, where)) await this.deps.events.emit({ signal: 'post_delete', table: link.table, row }, { tx: this });
       return;
     }
     for (const row of await this.find(link.table, { where })) await this.delete(link.table, row[junction.primaryKey] ?? null);

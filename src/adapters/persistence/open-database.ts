@@ -4,7 +4,7 @@ import type { MigrationSource } from '../../ports/migration-source.js';
 import type { StoreDeps } from './base-record-store.js';
 import type { DatabaseConfig } from './database-url.js';
 import { MemoryRecordStore } from './memory/memory-record-store.js';
-import { openSqlDatabase, type SqlDatabase } from './sql/mikro-orm-database.js';
+import { openSqlDatabase, type MigrationPlanEntry, type OpenOptions, type SqlDatabase } from './sql/mikro-orm-database.js';
 import { SqlRecordStore } from './sql/sql-record-store.js';
 
 /** A store with its schema management, whatever the backend. */
@@ -12,8 +12,10 @@ export interface Database extends MigrationSource {
   readonly store: RecordStore;
   /** The SQL backend, when there is one (MikroORM instance, knex, dialect). */
   readonly sql?: SqlDatabase;
-  /** Applies pending migrations; returns the names applied. */
-  migrate(): Promise<string[]>;
+  /** Applies pending migrations (up to `to`, or back to it when it is applied); returns the names applied or reversed. */
+  migrate(to?: string): Promise<string[]>;
+  /** What `migrate(to)` would run (SQL backends; the in-memory store has nothing to run). */
+  plan(to?: string): Promise<MigrationPlanEntry[]>;
   close(): Promise<void>;
 }
 
@@ -21,22 +23,28 @@ export interface Database extends MigrationSource {
  * Opens the configured backend. The in-memory store needs no migrations: its tables come
  * from the registry and every migration counts as applied.
  */
-export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migrations: readonly MigrationDef[]): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migrations: readonly MigrationDef[], options: OpenOptions = {}): Promise<Database> {
   if (config.kind === 'memory') {
+    // The store's tables are the registry's: it never drifts.
+    const tables = new Map(deps.registry.all().map((m) => [m.table, { columns: new Map(m.columns.map((c) => [c.name, { nullable: c.nullable }])) }]));
     return {
       store: new MemoryRecordStore(deps),
       migrate: async () => [],
+      plan: async () => [],
       pending: async () => [],
       executed: async () => migrations.map((m) => m.name),
+      schema: async () => tables,
       close: async () => undefined,
     };
   }
-  const sql = await openSqlDatabase(config, deps.registry, migrations);
+  const sql = await openSqlDatabase(config, deps.registry, migrations, options);
   return {
     store: new SqlRecordStore(deps, sql.knex, sql.dialect, sql.exceptions, false, config.dialect === 'postgresql' ? config : undefined),
     sql,
-    migrate: () => sql.migrate(),
+    migrate: (to) => sql.migrate(to),
+    plan: (to) => sql.plan(to),
     pending: () => sql.pending(),
+    schema: () => sql.schema(),
     executed: () => sql.executed(),
     close: () => sql.close(),
   };

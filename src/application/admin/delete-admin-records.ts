@@ -57,7 +57,7 @@ export class DeleteAdminRecords {
       for (const id of ids) {
         await this.deleter.execute(tx, model, id, async (inner) => {
           if ((await this.blockers(model, [id], inner)).length > 0) throw new DomainError('still_referenced', `${model.table} ${String(id)} is still referenced`);
-        });
+        }, identity);
         await writeAudit(tx, identity, 'delete', model.table, id, []);
       }
     });

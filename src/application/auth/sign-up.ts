@@ -32,6 +32,32 @@ export class SignUpRefused extends DomainError {
   }
 }
 
+/**
+ * The signup rules for a new account (username, email and password checks, case-insensitive
+ * uniqueness): throws SignUpRefused listing every problem.
+ */
+export async function refuseBadAccount(store: RecordStore, username: string, email: string, password: string): Promise<void> {
+  const errors: FieldError[] = [
+    ...usernameProblems(username).map((message) => ({ field: 'username', message })),
+    ...emailProblems(email).map((message) => ({ field: 'email', message })),
+    ...passwordProblems(password, { username, email }).map((message) => ({ field: 'password', message })),
+  ];
+  for (const field of ['username', 'email'] as const) {
+    const value = field === 'username' ? username : email;
+    if (errors.some((e) => e.field === field) || !value) continue;
+    if ((await store.count('auth_user', { column: field, op: 'iexact', value })) > 0) errors.push({ field, message: `a user with this ${field} already exists` });
+  }
+  if (errors.length > 0) throw new SignUpRefused(errors);
+}
+
+/** A unique violation of the username or email column, as the signup refusal it is. */
+export function duplicateAccount(error: unknown): SignUpRefused | undefined {
+  if (error instanceof ConstraintViolation && error.kind === 'unique' && (error.column === 'username' || error.column === 'email')) {
+    return new SignUpRefused([{ field: error.column, message: `a user with this ${error.column} already exists` }]);
+  }
+  return undefined;
+}
+
 export interface SignUpDeps {
   readonly store: RecordStore;
   readonly hasher: PasswordHasher;
@@ -62,28 +88,13 @@ export class SignUp {
     const username = text(input.username).trim();
     const email = text(input.email).trim();
     const password = text(input.password);
-    const errors: FieldError[] = [
-      ...usernameProblems(username).map((message) => ({ field: 'username', message })),
-      ...emailProblems(email).map((message) => ({ field: 'email', message })),
-      ...passwordProblems(password, { username, email }).map((message) => ({ field: 'password', message })),
-    ];
-    for (const field of ['username', 'email'] as const) {
-      const value = field === 'username' ? username : email;
-      if (errors.some((e) => e.field === field) || !value) continue;
-      if ((await this.deps.store.count('auth_user', { column: field, op: 'iexact', value })) > 0) {
-        errors.push({ field, message: `a user with this ${field} already exists` });
-      }
-    }
-    if (errors.length > 0) throw new SignUpRefused(errors);
+    await refuseBadAccount(this.deps.store, username, email, password);
     const passwordHash = await this.deps.hasher.hash(password);
     let user: Row;
     try {
       user = await this.insertUser({ username, email, password_hash: passwordHash });
     } catch (error) {
-      if (error instanceof ConstraintViolation && error.kind === 'unique' && (error.column === 'username' || error.column === 'email')) {
-        throw new SignUpRefused([{ field: error.column, message: `a user with this ${error.column} already exists` }]);
-      }
-      throw error;
+      throw duplicateAccount(error) ?? error;
     }
     if (this.deps.requireVerifiedEmail) await this.deps.issueCode.execute(user);
     return { user, verificationPending: this.deps.requireVerifiedEmail };

@@ -14,6 +14,6 @@ export class DeleteRow {
 
   async execute(resource: RestResource, identity: Identity, id: Value, parent?: ParentScope): Promise<void> {
     authorize(resource, identity, 'delete');
-    await this.remove.execute(this.store, resource.model, id, async (tx) => void (await findScoped(tx, resource, identity, id, parent)));
+    await this.remove.execute(this.store, resource.model, id, async (tx) => void (await findScoped(tx, resource, identity, id, parent)), identity);
   }
 }

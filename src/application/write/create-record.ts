@@ -16,6 +16,6 @@ export class CreateRecord {
   async execute(store: RecordStore, surface: WriteSurface, identity: Identity, body: unknown, parent?: ParentScope): Promise<Row> {
     checkCreateKey(surface.model, body);
     const row = withServerFields(surface.model, identity, writableFields(surface, body, undefined, parent), parent);
-    return store.insert(surface.model.table, row);
+    return store.insert(surface.model.table, row, { caller: identity });
   }
 }

@@ -42,12 +42,12 @@ export function updateChanges(surface: WriteSurface, body: unknown, replace: boo
  * replacement, the guard and the write in one transaction; answers the stored row re-read.
  */
 export class UpdateRecord {
-  async execute(store: RecordStore, surface: WriteSurface, _identity: Identity, id: Value, body: unknown, options: UpdateOptions = {}): Promise<Row> {
+  async execute(store: RecordStore, surface: WriteSurface, identity: Identity, id: Value, body: unknown, options: UpdateOptions = {}): Promise<Row> {
     const changes = updateChanges(surface, body, options.replace ?? false, options.parent, id);
     const table = surface.model.table;
     const updated = await store.transaction(async (tx) => {
       await options.guard?.(tx);
-      return tx.update(table, id, changes);
+      return tx.update(table, id, changes, { caller: identity });
     });
     if (!updated) throw new DomainError('not_found', `${table} ${String(id)} not found`);
     return updated;

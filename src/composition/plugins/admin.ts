@@ -11,7 +11,10 @@ import { TOKENS } from '../tokens.js';
 export interface AdminOptions {
   /** Mount point (default `/admin`). */
   readonly prefix?: string;
-  /** The app's login page; anonymous callers are sent to `<loginUrl>?redirect=<admin path>` (default `/login`). */
+  /**
+   * The host's login page: anonymous callers are sent to `<loginUrl>?redirect=<admin path>`, and
+   * the admin serves no login form of its own. Default: the admin's own `<prefix>/login/`.
+   */
   readonly loginUrl?: string;
   /**
    * The app label of the admin's permission codenames: `<appLabel>.view_<table>`, `add_`,
@@ -30,8 +33,10 @@ export interface AdminOptions {
  * `auth_user`. Only staff users get in; with the permissions plugin mounted, each table needs
  * `<appLabel>.view_/add_/change_/delete_<table>` (superusers have all); without it every staff
  * user has all. Every write goes through the shared write path (field policy, privileged
- * columns, signals) and leaves a row in `admin_audit_log`. Mount it after `sessions()`,
- * `security()` and `auth()` (and `permissions()` if used).
+ * columns, signals) and leaves a row in `admin_audit_log`. It serves its own login and logout
+ * pages (`<prefix>/login/`, `<prefix>/logout/`) through the app's login use case and throttle,
+ * unless `loginUrl` names the host's. Mount it after `sessions()`, `security()` and `auth()` (and
+ * `permissions()` if used); without sessions() or auth() before it, the app refuses to start.
  *
  * @example
  * app.use(sessions()).use(security()).use(auth()).use(permissions())
@@ -41,6 +46,10 @@ export function admin(options: AdminOptions = {}): Plugin {
   return {
     name: 'admin',
     install(ctx: PluginContext) {
+      // Without a session and the login use case nobody could ever sign in: refuse to start.
+      const missing = [ctx.getOptional(TOKENS.Sessions) ? undefined : 'sessions()', ctx.getOptional(TOKENS.LogIn) ? undefined : 'auth()'].filter((name) => name !== undefined);
+      if (missing.length > 0) throw new Error(`admin() needs ${missing.join(' and ')} mounted before it`);
+      const logIn = ctx.get(TOKENS.LogIn);
       const raw = options.prefix ?? '/admin';
       const prefix = raw.endsWith('/') ? raw.slice(0, -1) : raw;
       for (const table of Object.keys(options.models ?? {})) {
@@ -51,7 +60,8 @@ export function admin(options: AdminOptions = {}): Plugin {
       ctx.getOptional(TOKENS.CsrfProtectedPrefixes)?.add(prefix === '' ? '/' : prefix);
       const routes = adminRoutes({
         prefix,
-        loginUrl: options.loginUrl ?? '/login',
+        loginUrl: options.loginUrl,
+        logIn,
         appLabel: options.appLabel ?? 'app',
         registry: ctx.registry,
         store: ctx.store,

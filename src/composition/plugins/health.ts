@@ -1,4 +1,5 @@
 import { CheckReadiness, type NamedCheck } from '../../application/check-readiness.js';
+import { CheckSchema } from '../../application/check-schema.js';
 import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
 import type { HealthCheck } from '../../ports/health-check.js';
 import type { Plugin, PluginContext } from '../plugin.js';
@@ -14,8 +15,9 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
  * The health plugin (SPEC "Health probes", DESIGN §3 "health"): `GET /healthz` answers 200
- * without touching the database; `GET /ready` and `/readyz` run the database probe, the
- * opt-in migration gate and every added check in parallel.
+ * without touching the database; `GET /ready` and `/readyz` run the database probe (which fails,
+ * naming it, while the schema differs from the models), the opt-in migration gate and every
+ * added check in parallel.
  *
  * @example
  * app.use(health({ migrationGate: true }).check('cache', async () => { await redis.ping(); }));
@@ -33,7 +35,13 @@ export class HealthPlugin implements Plugin {
   }
 
   install(ctx: PluginContext): void {
-    ctx.addHealthCheck('database', () => ctx.store.ping());
+    // The database is ready when it answers and holds the schema the models describe.
+    const schema = new CheckSchema(ctx.registry, ctx.migrations);
+    ctx.addHealthCheck('database', async () => {
+      await ctx.store.ping();
+      const drift = await schema.summary();
+      return drift === undefined ? { status: 'ok' } : { status: 'fail', reason: drift };
+    });
     if (this.options.migrationGate) {
       ctx.addHealthCheck('migrations', async () => {
         const pending = (await ctx.migrations.pending()).length;

@@ -80,10 +80,16 @@ export class ConstraintViolation extends DomainError {
   }
 }
 
-/** The database could not be reached; the message stays generic. */
+/**
+ * The database could not be reached; the message stays generic. `missing`: the server answered
+ * that the database (or the SQLite file's folder) does not exist.
+ */
 export class DatabaseUnavailable extends DomainError {
   override readonly name = 'DatabaseUnavailable';
-  constructor(detail = 'the database is unavailable') {
+  constructor(
+    detail = 'the database is unavailable',
+    readonly missing = false,
+  ) {
     super('database_unavailable', detail);
   }
 }

@@ -128,6 +128,28 @@ describe('MemoryEventBus unitOfWork', () => {
     expect(reported.map((r) => (r.error as Error).message)).toEqual(['committed handler failed', 'topic handler failed']);
   });
 
+  it('a throwing committed handler or topic subscriber is reported alone: the ones after it still hear the event, in a unit and outside one', async () => {
+    const reported: string[] = [];
+    const bus = new MemoryEventBus((error, what) => void reported.push(`${what}: ${(error as Error).message}`));
+    const got: string[] = [];
+    bus.onCommitted('post_save', 'post', () => {
+      throw new Error('first failed');
+    });
+    bus.onCommitted('post_save', 'post', (e) => void got.push(`post:${String(e.row.id)}`));
+    bus.onCommitted('post_save', '*', (e) => void got.push(`any:${String(e.row.id)}`));
+    bus.subscribe('t', async () => {
+      throw new Error('subscriber failed');
+    });
+    bus.subscribe('t', (p) => void got.push(`topic:${String(p)}`));
+    await bus.unitOfWork(async () => {
+      await bus.emit(saved(1));
+      await bus.publish('t', 'a');
+    });
+    await bus.emit(saved(2));
+    expect(got).toEqual(['post:1', 'any:1', 'topic:a', 'post:2', 'any:2']);
+    expect(reported).toEqual(['post_save on post: first failed', 'topic t: subscriber failed', 'post_save on post: first failed']);
+  });
+
   it('`on` handlers still run at once inside the unit, and a throwing one fails the emit (and so the unit)', async () => {
     const bus = new MemoryEventBus();
     const got: string[] = [];

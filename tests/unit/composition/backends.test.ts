@@ -7,7 +7,7 @@ import { parseDatabaseUrl } from '../../../src/adapters/persistence/database-url
 import { MemoryThrottleStore } from '../../../src/adapters/throttle/memory-throttle-store.js';
 import { SqlThrottleStore } from '../../../src/adapters/throttle/sql-throttle-store.js';
 import { systemClock } from '../../../src/adapters/system/system-clock.js';
-import { chooseBackends, type BackendOptions } from '../../../src/composition/backends.js';
+import { chooseBackends, singleProcessWarnings, type BackendOptions } from '../../../src/composition/backends.js';
 import { buildContainer } from '../../../src/composition/container.js';
 import { TOKENS } from '../../../src/composition/tokens.js';
 import { bindValue, resolve, resolveAsync } from '../../../src/composition/typed-container.js';
@@ -62,10 +62,23 @@ describe('chooseBackends: the one place a backend is chosen', () => {
     expect(chooseBackends({}, memory, { SMTP_URL: '' }).mailer).toEqual({ kind: 'console' });
   });
 
-  it('events: the bus given, else the in-memory one', () => {
+  it('events: the bus given is used as it is', () => {
     const bus = new MemoryEventBus();
     expect(chooseBackends({ events: bus }, memory, noEnv).events).toEqual({ kind: 'given', bus });
-    expect(chooseBackends({ events: 'memory' }, postgres, noEnv).events).toEqual({ kind: 'memory' });
+    expect(chooseBackends({ events: bus }, postgres, noEnv).events).toEqual({ kind: 'given', bus });
+  });
+
+  it("events by default: LISTEN/NOTIFY on a PostgreSQL database (its schema's channel), in memory on SQLite and memory:", () => {
+    expect(chooseBackends({}, postgres, noEnv).events).toEqual({ kind: 'postgresql', url: 'postgres://u@127.0.0.1:5432/db' });
+    const onSchema = parseDatabaseUrl('postgres://u@127.0.0.1:5432/db?schema=tenant_a');
+    expect(chooseBackends({}, onSchema, noEnv).events).toEqual(chooseBackends({ events: 'postgresql' }, onSchema, noEnv).events);
+    expect(chooseBackends({}, onSchema, noEnv).events).toMatchObject({ kind: 'postgresql', schema: 'tenant_a' });
+    expect(chooseBackends({}, sqlite, noEnv).events).toEqual({ kind: 'memory' });
+    expect(chooseBackends({}, memory, noEnv).events).toEqual({ kind: 'memory' });
+  });
+
+  it("events 'memory' opts out of the PostgreSQL default, and is the in-memory bus on every database", () => {
+    for (const db of [memory, sqlite, postgres]) expect(chooseBackends({ events: 'memory' }, db, noEnv).events).toEqual({ kind: 'memory' });
   });
 
   it("events 'postgresql' listens on the app's own PostgreSQL database; on SQLite or memory: it is an error", () => {
@@ -82,6 +95,89 @@ describe('chooseBackends: the one place a backend is chosen', () => {
     expect(channel('sqlite:./one.db')).not.toBe(channel('sqlite:./two.db'));
     expect(() => chooseBackends({ events: { redis: 'http://x' } }, sqlite, noEnv)).toThrow(/redis:\/\/ or rediss:\/\/ URL/);
     expect(() => chooseBackends({ events: 'kafka' as never }, sqlite, noEnv)).toThrow(/events must be/);
+  });
+});
+
+describe('singleProcessWarnings: what holds for one process only, each line naming its fix', () => {
+  const warnings = (options: BackendOptions, db = postgres) => singleProcessWarnings(chooseBackends(options, db, noEnv));
+
+  it('PostgreSQL with its default bus and a shared throttle store: nothing to say', () => {
+    expect(warnings({ throttleStore: 'database' })).toEqual([]);
+    expect(warnings({ throttleStore: { redis: 'redis://127.0.0.1:6379' } })).toEqual([]);
+    expect(warnings({ throttleStore: 'database', events: { redis: 'redis://127.0.0.1:6379' } }, sqlite)).toEqual([]);
+  });
+
+  it('the in-memory throttle store (the default): one line naming throttleStore', () => {
+    const [line, ...rest] = warnings({});
+    expect(rest).toEqual([]);
+    expect(line).toMatch(/^throttle counts are kept in this process's memory: .*set throttleStore: 'database' \(the app's database\) or \{ redis: 'redis:\/\/host:6379' \}$/);
+  });
+
+  it("events: 'memory' chosen on PostgreSQL: one line naming the default it gave up and Redis", () => {
+    expect(warnings({ throttleStore: 'database', events: 'memory' })).toEqual([
+      "events: 'memory' was chosen on PostgreSQL: committed model signals and topics reach this process only: onCommitted handlers, GraphQL subscriptions, realtime channels and credential watches on another process miss its writes, and a bearer token it revokes stays valid there until auth({ tokenCache }) expires it (5 s by default); remove it for the default, events: 'postgresql' (LISTEN/NOTIFY on the app's database), or set events: { redis: 'redis://host:6379' }",
+    ]);
+  });
+
+  it('SQLite: the in-memory bus (its only default) holds for one process only; with the default throttle store, two lines', () => {
+    const lines = warnings({}, sqlite);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^throttle counts .*throttleStore: 'database'/);
+    expect(lines[1]).toMatch(/^the event bus is in memory, which holds for one process only \(SQLite has no cross-process bus\): .*; for several processes set events: \{ redis: 'redis:\/\/host:6379' \}$/);
+    expect(warnings({ throttleStore: 'database', events: 'memory' }, sqlite)).toEqual([lines[1]]);
+  });
+
+  it('memory: the records, then throttles and events, whose only shared option is Redis', () => {
+    const lines = warnings({}, memory);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^database memory: keeps every record in this process .*use a sqlite: or postgres:\/\/ database$/);
+    expect(lines[1]).toMatch(/set throttleStore: \{ redis: 'redis:\/\/host:6379' \}$/);
+    expect(lines[1]).not.toContain("'database'");
+    expect(lines[2]).toMatch(/^the event bus is in memory, which holds for one process only \(memory: has no cross-process bus\)/);
+  });
+
+  it('an instance the host gave is its own choice: no line for it', () => {
+    expect(warnings({ throttleStore: new MemoryThrottleStore(systemClock), events: new MemoryEventBus() }, sqlite)).toEqual([]);
+  });
+});
+
+/** A logger that keeps what is warned. */
+function warnLog(): { readonly warned: string[]; readonly logger: { info(): void; warn(obj: object, msg?: string): void; error(): void; debug(): void } } {
+  const warned: string[] = [];
+  return { warned, logger: { info: () => undefined, warn: (_obj, msg) => void warned.push(msg ?? ''), error: () => undefined, debug: () => undefined } };
+}
+
+describe('the production warnings are logged when the app starts (the throttle store is resolved)', () => {
+  const build = (settings: { production?: boolean }, env: Record<string, string> = {}) => {
+    const log = warnLog();
+    const container = buildContainer({ url: 'sqlite::memory:', registry: ModelRegistry.build(BUILTIN_MODELS), migrations: BUILTIN_MIGRATIONS, overrides: { logger: log.logger }, settings }, env);
+    return { container, warned: log.warned };
+  };
+
+  it('in production: one warning per line of singleProcessWarnings, once', async () => {
+    const { container, warned } = build({ production: true });
+    await resolveAsync(container, TOKENS.Database);
+    expect(warned).toEqual([]); // opening (as `portico migrate` does) is not starting
+    await resolveAsync(container, TOKENS.ThrottleStore);
+    expect(warned).toEqual(singleProcessWarnings(resolve(container, TOKENS.Backends)));
+    expect(warned).toHaveLength(2);
+    await resolveAsync(container, TOKENS.ThrottleStore);
+    expect(warned).toHaveLength(2);
+    await container.unbindAll();
+  });
+
+  it('NODE_ENV=production is production; development (and tests) say nothing', async () => {
+    const cases = [
+      { app: build({}, { NODE_ENV: 'production' }), lines: 2 },
+      { app: build({}, { NODE_ENV: 'test' }), lines: 0 },
+      { app: build({}), lines: 0 },
+      { app: build({ production: false }, { NODE_ENV: 'production' }), lines: 0 },
+    ];
+    for (const { app, lines } of cases) {
+      await resolveAsync(app.container, TOKENS.ThrottleStore);
+      expect(app.warned).toHaveLength(lines);
+      await app.container.unbindAll();
+    }
   });
 });
 

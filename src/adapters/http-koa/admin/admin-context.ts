@@ -1,6 +1,7 @@
 import type { AdminRights, PermissionSource } from '../../../application/admin/admin-rights.js';
 import { adminRights } from '../../../application/admin/admin-rights.js';
 import type { DeleteAdminRecords } from '../../../application/admin/delete-admin-records.js';
+import type { LogIn } from '../../../application/auth/log-in.js';
 import type { ListAdminRows } from '../../../application/admin/list-admin-rows.js';
 import type { SaveAdminRecord } from '../../../application/admin/save-admin-record.js';
 import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
@@ -21,7 +22,13 @@ import type { SafeHtml } from '../safe-html.js';
 /** Everything the admin's routes are built from (wired by the admin plugin). */
 export interface AdminDeps {
   readonly prefix: string;
-  readonly loginUrl: string;
+  /**
+   * The host's login page when it gives one (`loginUrl`); undefined: the admin's own,
+   * `<prefix>/login/`. Anonymous callers are sent there with `?redirect=<admin path>`.
+   */
+  readonly loginUrl: string | undefined;
+  /** The login use case the app's form login uses (its throttle, its checks). */
+  readonly logIn: LogIn;
   readonly appLabel: string;
   readonly registry: ModelRegistry;
   readonly store: RecordStore;
@@ -49,6 +56,13 @@ export interface AdminCall {
 
 const redirect = (location: string): HttpResponse => ({ status: 303, headers: { location }, body: '' });
 
+/** Where anonymous callers sign in: the host's `loginUrl`, else the admin's own login page. */
+export const loginPagePath = (deps: AdminDeps): string => deps.loginUrl ?? `${deps.prefix}/login/`;
+
+/** The login page with a way back to `target` when it is a safe site-relative path, else to the admin index. */
+export const loginRedirect = (deps: AdminDeps, target: string | undefined): string =>
+  `${loginPagePath(deps)}?redirect=${encodeURIComponent(isSafePath(target) ? target : `${deps.prefix}/`)}`;
+
 /** The table label shown in the admin. */
 export const tableLabel = (deps: AdminDeps, table: string): string => deps.models.get(table)?.options.label ?? table;
 
@@ -68,10 +82,7 @@ function errorPage(call: AdminCall, e: DomainError): Promise<HttpResponse> {
 export function adminHandler(deps: AdminDeps, handler: (call: AdminCall) => Promise<HttpResponse>): (req: HttpRequest) => Promise<HttpResponse> {
   return async (req) => {
     const identity = await req.identity(sessionAuthentication());
-    if (!identity.isAuthenticated) {
-      const back = isSafePath(req.path) ? req.path : `${deps.prefix}/`;
-      return redirect(`${deps.loginUrl}?redirect=${encodeURIComponent(back)}`);
-    }
+    if (!identity.isAuthenticated) return redirect(loginRedirect(deps, req.path));
     const call = makeCall(req, deps, identity, await adminRights(identity, deps.appLabel, deps.permissions));
     if (!identity.isStaff) return call.page('Forbidden', [], html`<p class="error">Only staff users may use the admin.</p>`, 403);
     try {
@@ -84,7 +95,7 @@ export function adminHandler(deps: AdminDeps, handler: (call: AdminCall) => Prom
 }
 
 function makeCall(req: HttpRequest, deps: AdminDeps, identity: Identity, rights: AdminRights): AdminCall {
-  const logout = html`<form method="post" action="/auth/logout">${csrfInput(req)}<button type="submit" class="secondary">Log out</button></form>`;
+  const logout = html`<form method="post" action="${deps.prefix}/logout/">${csrfInput(req)}<button type="submit" class="secondary">Log out</button></form>`;
   return {
     req,
     deps,

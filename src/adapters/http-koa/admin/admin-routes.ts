@@ -6,6 +6,7 @@ import { loadRow, renderForm, saveForm } from './form-page.js';
 import { historyPage } from './history-page.js';
 import { indexPage } from './index-page.js';
 import { listPage } from './list-page.js';
+import { adminLoginRoutes } from './login-page.js';
 import { passwordPage, setPassword } from './password-page.js';
 import { lookupRows, pickerScriptRoute } from './fk-picker.js';
 
@@ -30,8 +31,8 @@ async function deleteOne(call: AdminCall) {
 }
 
 /**
- * The admin's routes under `prefix`: index, list, add, change, delete (one row or a selection,
- * with a confirmation page), history and a user's password. Every POST is a form carrying the
+ * The admin's routes under `prefix`: login and logout, index, list, add, change, delete (one row
+ * or a selection, with a confirmation page), history and a user's password. Every POST is a form carrying the
  * CSRF field (checked by the security plugin's middleware before the handler runs).
  */
 export function adminRoutes(deps: AdminDeps): RouteDef[] {
@@ -39,6 +40,7 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
   const get = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ method: 'GET', path, handler: adminHandler(deps, h) });
   const post = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ method: 'POST', path, body: 'form', handler: adminHandler(deps, h) });
   return [
+    ...adminLoginRoutes(deps),
     get(p === '' ? '/' : p, indexPage),
     pickerScriptRoute(p),
     get(`${p}/:table`, listPage),

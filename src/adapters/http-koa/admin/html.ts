@@ -55,20 +55,25 @@ button,.button{font:inherit;padding:.4rem .9rem;border:1px solid #1f5fbf;backgro
 @media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}header form{margin:0}}
 `;
 
-/** The admin page frame: a header with the user and log-out form, breadcrumbs, the title and the body. */
-export function layout(options: { title: string; prefix: string; username: string | null; logout: SafeHtml; crumbs: readonly [string, string | null][]; body: SafeHtml; flash?: SafeHtml }): string {
+/**
+ * The admin page frame: a header with the user and log-out form (none for an anonymous caller,
+ * `username: null`), breadcrumbs, the title and the body. `script: false` leaves out the
+ * foreign-key picker's script (the login page loads none).
+ */
+export function layout(options: { title: string; prefix: string; username: string | null; logout: SafeHtml; crumbs: readonly [string, string | null][]; body: SafeHtml; flash?: SafeHtml; script?: boolean }): string {
   const crumbs = options.crumbs.map(([label, href], i) => html`${i > 0 ? ' › ' : ''}${href ? html`<a href="${href}">${label}</a>` : label}`);
+  const user = options.username === null ? '' : html`<span>Signed in as <strong>${options.username}</strong></span>${options.logout}`;
   return html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Portico admin</title>
 <style>${new SafeHtml(ADMIN_CSS)}</style>
-<script src="${options.prefix}/picker.js" defer></script>
-</head>
+${options.script === false ? '' : html`<script src="${options.prefix}/picker.js" defer></script>
+`}</head>
 <body>
-<header><a class="brand" href="${options.prefix}/">Portico admin</a><span>Signed in as <strong>${options.username ?? ''}</strong></span>${options.logout}</header>
+<header><a class="brand" href="${options.prefix}/">Portico admin</a>${user}</header>
 <main id="content">
-<nav class="crumbs" aria-label="Breadcrumbs">${crumbs}</nav>
+${crumbs.length > 0 ? html`<nav class="crumbs" aria-label="Breadcrumbs">${crumbs}</nav>` : ''}
 ${options.flash ?? ''}
 <h1>${options.title}</h1>
 ${options.body}

@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Constructor, ExceptionConverter, MikroORM, Options } from '@mikro-orm/core';
@@ -9,11 +9,13 @@ import type * as MikroOrmPostgresql from '@mikro-orm/postgresql';
 import type * as MikroOrmSqlite from '@mikro-orm/sqlite';
 import { DatabaseUnavailable } from '../../../domain/errors/domain-error.js';
 import type { Dialect, MigrationDef } from '../../../domain/model/migration.js';
+import { MigrationError, type ActualTable } from '../../../domain/model/schema-state.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { MigrationSource } from '../../../ports/migration-source.js';
 import { describeDatabase, type DatabaseConfig } from '../database-url.js';
 import { quote } from './condition-sql.js';
-import { createTableSql, orderByDependencies } from './ddl.js';
+import type { PlanStep } from './ddl.js';
+import { describeStep, planMigrations, type PlannedMigration } from './migration-plan.js';
 import { mikroOrmCore } from './mikro-orm-core.js';
 import { createKnex, lazyExceptionConverter } from './sql-connection.js';
 import { convertDriverError } from './sql-error-translation.js';
@@ -49,6 +51,13 @@ export async function whileSchemasVanish<T>(work: () => Promise<T>): Promise<T> 
 /** The ledger of applied migrations (SPEC "Exposure controls": fw_migrations is block-listed). */
 export const MIGRATION_LEDGER = 'fw_migrations';
 
+/** One migration `migrate` would apply or reverse, with its statements. */
+export interface MigrationPlanEntry {
+  readonly name: string;
+  readonly direction: 'up' | 'down';
+  readonly steps: readonly string[];
+}
+
 /** An open SQL database: its knex connection, MikroORM on it and the migrator. */
 export interface SqlDatabase extends MigrationSource {
   /** MikroORM on this database's connection, made on first call. */
@@ -57,21 +66,40 @@ export interface SqlDatabase extends MigrationSource {
   readonly dialect: Dialect;
   /** MikroORM's reading of this dialect's driver errors (its platform's ExceptionConverter). */
   readonly exceptions: ExceptionConverter;
-  /** Applies pending migrations in order; returns the names applied. */
-  migrate(): Promise<string[]>;
+  /**
+   * Applies pending migrations in order, up to `to` when given; when `to` is applied already,
+   * reverses every migration after it instead. Returns the names applied or reversed.
+   */
+  migrate(to?: string): Promise<string[]>;
+  /** What `migrate(to)` would run, as SQL text per migration. */
+  plan(to?: string): Promise<MigrationPlanEntry[]>;
   close(): Promise<void>;
 }
 
-function migrationClass(Base: typeof Migration, def: MigrationDef, registry: ModelRegistry, dialect: Dialect): Constructor<Migration> {
+/** Runs plan steps in the migration's transaction, in order (a data step sees the statements before it). */
+async function runSteps(migration: Migration, steps: readonly PlanStep[], dialect: Dialect, name: string): Promise<void> {
+  const execute = (sql: string, params?: readonly unknown[]) => migration.execute(sql, params ? [...params] : undefined) as Promise<Record<string, unknown>[]>;
+  // Migrations may wait for locks and run long: the per-request limits do not apply to them.
+  if (dialect === 'postgresql') for (const sql of UNLIMITED) await execute(sql);
+  for (const step of steps) {
+    if (typeof step === 'string') await execute(step);
+    else await step({ dialect, execute });
+  }
+  if (dialect === 'sqlite') {
+    // Foreign keys are off while SQLite migrates (a table rebuild drops a referenced table): the
+    // rows are checked before the transaction commits instead.
+    const broken = await execute('pragma foreign_key_check');
+    if (broken.length > 0) throw new MigrationError(`migration ${name} leaves rows whose foreign key has no target (table ${String(broken[0]?.table)})`);
+  }
+}
+
+function migrationClass(Base: typeof Migration, planned: PlannedMigration, dialect: Dialect): Constructor<Migration> {
   return class extends Base {
-    override up(): void {
-      // Migrations may wait for locks and run long: the per-request limits do not apply to them.
-      if (dialect === 'postgresql') for (const sql of UNLIMITED) this.addSql(sql);
-      const models = orderByDependencies((def.createTables ?? []).map((table) => registry.require(table)));
-      for (const model of models) {
-        for (const sql of createTableSql(model, dialect)) this.addSql(sql);
-      }
-      for (const sql of def.sql?.[dialect] ?? []) this.addSql(sql);
+    override async up(): Promise<void> {
+      await runSteps(this, planned.up, dialect, planned.name);
+    }
+    override async down(): Promise<void> {
+      await runSteps(this, planned.down(), dialect, planned.name);
     }
   };
 }
@@ -80,7 +108,7 @@ function migrationClass(Base: typeof Migration, def: MigrationDef, registry: Mod
  * MikroORM's migrator, loaded only when a migration is pending (it brings umzug and some 250
  * modules: most starts find the ledger complete and never need it).
  */
-async function loadMigrator(orm: MikroORM, registry: ModelRegistry, migrations: readonly MigrationDef[], dialect: Dialect): Promise<Migrator> {
+async function loadMigrator(orm: MikroORM, plan: readonly PlannedMigration[], dialect: Dialect): Promise<Migrator> {
   const { Migration, Migrator } = require('@mikro-orm/migrations') as typeof MikroOrmMigrations;
   orm.config.set('migrations', {
     ...orm.config.get('migrations'),
@@ -89,7 +117,7 @@ async function loadMigrator(orm: MikroORM, registry: ModelRegistry, migrations: 
     allOrNothing: true,
     snapshot: false,
     silent: true,
-    migrationsList: migrations.map((def) => ({ name: def.name, class: migrationClass(Migration, def, registry, dialect) })),
+    migrationsList: plan.map((planned) => ({ name: planned.name, class: migrationClass(Migration, planned, dialect) })),
   });
   return new Migrator(orm.em as SqlEntityManager);
 }
@@ -176,15 +204,16 @@ async function checkedKnex(config: SqlConfig): Promise<Knex> {
 }
 
 /**
- * Portico's connection to the database, checked. A PostgreSQL database that does not exist yet is
- * created first, by MikroORM (its `ensureDatabase`, as when MikroORM made every connection).
+ * Portico's connection to the database, checked. A PostgreSQL database that does not exist is an
+ * error naming it, unless `create` asks for it: then MikroORM creates it (its `ensureDatabase`).
  */
-async function connect(config: SqlConfig, where: string): Promise<Knex> {
+async function connect(config: SqlConfig, where: string, create: boolean): Promise<Knex> {
   const unavailable = (error: unknown) => new DatabaseUnavailable(`cannot open the database at ${where} (${unreachableReason(error)})`);
   try {
     return await checkedKnex(config);
   } catch (error) {
     if (config.dialect !== 'postgresql' || (error as { code?: string }).code !== '3D000') throw unavailable(error);
+    if (!create) throw new DatabaseUnavailable(`the database at ${where} does not exist (create it, or start with --create-db to create it)`, true);
   }
   try {
     await (await mikroOrmCore().MikroORM.init(ormOptions(config))).close(true);
@@ -194,23 +223,51 @@ async function connect(config: SqlConfig, where: string): Promise<Knex> {
   }
 }
 
-/**
- * Opens a SQLite or PostgreSQL database and checks it answers. An unreachable database rejects
- * with DatabaseUnavailable carrying a one-line message without credentials. MikroORM is loaded
- * when first needed (a pending migration, a driver error to read): a start on a migrated database
- * does without it.
- */
-export async function openSqlDatabase(config: SqlConfig, registry: ModelRegistry, migrations: readonly MigrationDef[]): Promise<SqlDatabase> {
-  const where = describeDatabase(config);
-  if (config.dialect === 'sqlite' && config.file !== ':memory:') {
-    try {
-      mkdirSync(dirname(config.file), { recursive: true });
-      accessSync(dirname(config.file), constants.W_OK);
-    } catch {
-      throw new DatabaseUnavailable(`cannot open the database at ${where} (the directory is not writable)`);
-    }
+/** A SQLite file's folder must exist (a typo must not start an app on an empty schema) unless `create` asks for it. */
+function checkSqliteFolder(file: string, where: string, create: boolean): void {
+  const folder = dirname(file);
+  if (create) mkdirSync(folder, { recursive: true });
+  else if (!existsSync(folder)) throw new DatabaseUnavailable(`the folder of the database at ${where} does not exist (create it, or start with --create-db to create it)`, true);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new DatabaseUnavailable(`cannot open the database at ${where} (the directory is not writable)`);
   }
-  const knex = await connect(config, where);
+}
+
+/** The columns of every table of the database (SQLite: one pragma join; PostgreSQL: the current schema's). */
+async function introspect(knex: Knex, dialect: Dialect): Promise<Map<string, ActualTable>> {
+  const rows = (
+    dialect === 'sqlite'
+      ? await knex.raw(`select m.name as "table", p.name as "column", p."notnull" as "notnull" from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table'`)
+      : ((await knex.raw(`select table_name as "table", column_name as "column", case when is_nullable = 'NO' then 1 else 0 end as "notnull" from information_schema.columns where table_schema = current_schema()`)) as { rows: unknown[] }).rows
+  ) as { table: string; column: string; notnull: number | string }[];
+  const out = new Map<string, Map<string, { nullable: boolean }>>();
+  for (const row of rows) {
+    let columns = out.get(row.table);
+    if (!columns) out.set(row.table, (columns = new Map()));
+    columns.set(row.column, { nullable: Number(row.notnull) === 0 });
+  }
+  return new Map([...out].map(([table, columns]) => [table, { columns }]));
+}
+
+/** Options of `openSqlDatabase`. */
+export interface OpenOptions {
+  /** Create a missing PostgreSQL database or SQLite folder (default false: a missing one is an error). */
+  readonly create?: boolean;
+}
+
+/**
+ * Opens a SQLite or PostgreSQL database and checks it answers. An unreachable or missing database
+ * rejects with DatabaseUnavailable carrying a one-line message without credentials. MikroORM is
+ * loaded when first needed (a pending migration, a driver error to read): a start on a migrated
+ * database does without it.
+ */
+export async function openSqlDatabase(config: SqlConfig, registry: ModelRegistry, migrations: readonly MigrationDef[], options: OpenOptions = {}): Promise<SqlDatabase> {
+  const where = describeDatabase(config);
+  const create = options.create === true;
+  if (config.dialect === 'sqlite' && config.file !== ':memory:') checkSqliteFolder(config.file, where, create);
+  const knex = await connect(config, where, create);
   const exceptions = lazyExceptionConverter(config.dialect);
   let orm: Promise<MikroORM> | undefined;
   // A failed attempt is not kept: the next caller tries again.
@@ -221,24 +278,57 @@ export async function openSqlDatabase(config: SqlConfig, registry: ModelRegistry
         orm = undefined;
         throw error;
       }));
+  let plan: PlannedMigration[] | undefined;
+  const planned = () => (plan ??= planMigrations(migrations, registry, config.dialect));
   let migrator: Promise<Migrator> | undefined;
+  const loaded = () => (migrator ??= ormOnKnex().then((instance) => loadMigrator(instance, planned(), config.dialect)));
+  const executed = () => ledger(knex, exceptions);
   const pending = async () => {
-    const done = new Set(await ledger(knex, exceptions));
+    const done = new Set(await executed());
     return migrations.map((m) => m.name).filter((name) => !done.has(name));
+  };
+  /** Runs the migrator with SQLite's foreign keys off (a table rebuild drops a referenced table; rows are checked before commit). */
+  const run = async (work: (m: Migrator) => Promise<{ name: string }[]>): Promise<string[]> => {
+    const instance = await loaded();
+    if (config.dialect === 'sqlite') await knex.raw('pragma foreign_keys = off');
+    try {
+      return (await whileSchemasVanish(() => work(instance))).map((m) => m.name);
+    } finally {
+      if (config.dialect === 'sqlite') await knex.raw('pragma foreign_keys = on');
+    }
   };
   return {
     orm: ormOnKnex,
     knex,
     dialect: config.dialect,
     exceptions,
-    async migrate() {
+    async migrate(to?: string) {
+      const done = await executed();
+      if (to !== undefined && !migrations.some((m) => m.name === to)) throw new MigrationError(`no migration named ${to}`);
+      if (to !== undefined && done.includes(to)) {
+        // Back to `to`: every migration applied after it is reversed, newest first.
+        const after = done.slice(done.indexOf(to) + 1);
+        if (after.length === 0) return [];
+        for (const name of after) planned().find((p) => p.name === name)?.down();
+        return run((m) => m.down({ to: after[0] as string }));
+      }
       if ((await pending()).length === 0) return [];
-      migrator ??= ormOnKnex().then((instance) => loadMigrator(instance, registry, migrations, config.dialect));
-      const run = migrator;
-      return (await whileSchemasVanish(async () => (await run).up())).map((m) => m.name);
+      return run((m) => m.up(to !== undefined ? { to } : undefined));
+    },
+    async plan(to?: string) {
+      const done = await executed();
+      const steps = (name: string, direction: 'up' | 'down') => {
+        const p = planned().find((m) => m.name === name);
+        return p ? (direction === 'up' ? p.up : p.down()).map(describeStep) : [];
+      };
+      if (to !== undefined && done.includes(to)) return done.slice(done.indexOf(to) + 1).reverse().map((name) => ({ name, direction: 'down' as const, steps: steps(name, 'down') }));
+      const names = migrations.map((m) => m.name);
+      const upTo = to === undefined ? names.length : names.indexOf(to) + 1;
+      return names.slice(0, upTo).filter((name) => !done.includes(name)).map((name) => ({ name, direction: 'up' as const, steps: steps(name, 'up') }));
     },
     pending,
-    executed: () => ledger(knex, exceptions),
+    executed,
+    schema: () => introspect(knex, config.dialect),
     async close() {
       // A connection that cannot be acquired any more has no statements left to finalize: close regardless.
       if (config.dialect === 'sqlite') await finalizeStatements(knex).catch(() => undefined);

@@ -28,9 +28,20 @@ interface SqliteStatement {
 }
 interface SqliteConnection {
   all(sql: string, params: readonly unknown[], callback: RowsCallback): void;
-  prepare(sql: string): SqliteStatement;
+  /** `prepared` is called once the statement is prepared (`null`) or could not be (the error). */
+  prepare(sql: string, prepared: (error: Error | null) => void): SqliteStatement;
   /** Portico's prepared statements on this connection, by text (finalized before the connection closes). */
-  portico?: Map<string, SqliteStatement>;
+  portico?: Map<string, KeptStatement>;
+}
+
+/** A prepared statement kept on its connection. */
+interface KeptStatement {
+  readonly statement: SqliteStatement;
+  /**
+   * Until SQLite has prepared it, the rejections of the runs queued on it (a statement that fails
+   * to prepare never calls their callbacks); undefined once it is prepared.
+   */
+  waiting: Set<(error: Error) => void> | undefined;
 }
 
 /** Prepared statements kept per SQLite connection (the rest run unprepared). */
@@ -289,26 +300,48 @@ function pipelineRows(pg: PgConnection, statements: readonly { readonly sql: str
   });
 }
 
-/** Runs `sql` on a SQLite connection through a statement prepared once per connection and text. */
+/**
+ * Runs `sql` on a SQLite connection through a statement prepared once per connection and text.
+ *
+ * A statement SQLite cannot prepare (a column or table the database lacks: a model ahead of its
+ * schema) is reported by node-sqlite3 to the callback given to `prepare` and to nothing else: the
+ * runs queued on the statement are dropped without their callbacks, and without a `prepare`
+ * callback the failure is an `error` event on the statement that nobody listens to, thrown as an
+ * uncaught exception that ends the process. So the `prepare` callback drops the statement and
+ * rejects the runs waiting on it.
+ */
 function sqliteAll(connection: SqliteConnection, sql: string, values: readonly unknown[]): Promise<DriverRow[]> {
-  const statements = (connection.portico ??= new Map());
-  let statement = statements.get(sql);
-  if (!statement && statements.size < MAX_SQLITE_STATEMENTS) {
-    statement = connection.prepare(sql);
-    statements.set(sql, statement);
-  }
+  const statements = (connection.portico ??= new Map<string, KeptStatement>());
+  const entry = statements.get(sql) ?? (statements.size < MAX_SQLITE_STATEMENTS ? keepStatement(connection, statements, sql) : undefined);
   return new Promise<DriverRow[]>((resolve, reject) => {
-    const done: RowsCallback = (error, rows) => {
+    if (!entry) return connection.all(sql, values, (error, rows) => (error ? reject(error) : resolve(rows)));
+    entry.waiting?.add(reject);
+    entry.statement.all(values, (error, rows) => {
+      entry.waiting?.delete(reject);
       if (!error) return resolve(rows);
-      if (statement && statements.get(sql) === statement) {
-        statements.delete(sql); // a statement that failed to prepare is not kept
-        statement.finalize();
+      if (statements.get(sql) === entry) {
+        statements.delete(sql); // a statement that failed is not kept
+        entry.statement.finalize();
       }
       reject(error);
-    };
-    if (statement) statement.all(values, done);
-    else connection.all(sql, values, done);
+    });
   });
+}
+
+/** Prepares `sql` on the connection and keeps it; a failure to prepare drops it and rejects the runs waiting on it. */
+function keepStatement(connection: SqliteConnection, statements: Map<string, KeptStatement>, sql: string): KeptStatement {
+  const kept: KeptStatement = {
+    statement: connection.prepare(sql, (error) => {
+      const waiting = kept.waiting;
+      kept.waiting = undefined;
+      if (!error) return;
+      if (statements.get(sql) === kept) statements.delete(sql);
+      for (const fail of waiting ?? []) fail(error);
+    }),
+    waiting: new Set(),
+  };
+  statements.set(sql, kept);
+  return kept;
 }
 
 /**
@@ -321,7 +354,7 @@ export async function finalizeStatements(db: Knex): Promise<void> {
   try {
     const statements = [...(connection.portico?.values() ?? [])];
     connection.portico?.clear();
-    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+    await Promise.all(statements.map(({ statement }) => new Promise<void>((resolve) => statement.finalize(() => resolve()))));
   } finally {
     await client.releaseConnection(connection);
   }
