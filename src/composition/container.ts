@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
+import { MailQueue } from '../application/mail/mail-queue.js';
+import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
 import { Argon2PasswordHasher, unknownUserArgon2Hash } from '../adapters/crypto/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../adapters/crypto/bounded-password-hasher.js';
 import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
@@ -18,7 +20,7 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
 import { bindBackends, chooseBackends, type BackendOptions } from './backends.js';
 import { TOKENS, type AppSettings } from './tokens.js';
-import { bindFactory, bindValue } from './typed-container.js';
+import { bindFactory, bindValue, resolveOptional } from './typed-container.js';
 
 /** The effects an app may replace (STYLE guideline 14); every one has a default. */
 export interface Overrides extends BackendOptions {
@@ -75,6 +77,17 @@ export function buildContainer(input: ContainerInput, env: Readonly<Record<strin
   bindFactory(container, TOKENS.Migrations, (get) => get(TOKENS.Database));
   bindFactory(container, TOKENS.Settings, () => appSettings(input.settings, env));
   bindFactory(container, TOKENS.CsrfProtectedPrefixes, () => new Set<string>());
+  bindFactory(
+    container,
+    TOKENS.MailQueue,
+    (get) =>
+      new MailQueue({
+        tasks: () => resolveOptional(container, TOKENS.Tasks),
+        mailer: get(TOKENS.Mailer),
+        events: get(TOKENS.Events),
+        box: new AesGcmSecretBox(get(TOKENS.Settings).secret, 'portico mail'),
+      }),
+  );
   bindFactory(container, TOKENS.IdempotentRequests, (get) => new IdempotentRequests(get(TOKENS.Store), get(TOKENS.Clock)));
   return container;
 }

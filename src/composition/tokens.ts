@@ -1,5 +1,6 @@
 import type { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
 import type { IssueVerificationCode } from '../application/auth/issue-verification-code.js';
+import type { MailQueue } from '../application/mail/mail-queue.js';
 import type { LogIn } from '../application/auth/log-in.js';
 import type { ResendVerification } from '../application/auth/resend-verification.js';
 import type { SessionManager } from '../application/auth/session-manager.js';
@@ -87,6 +88,8 @@ export const TOKENS = {
   /** The hash a login naming an unknown user verifies against (the same work as a real verify; LogIn). */
   UnknownUserHash: token<() => Promise<string>>('UnknownUserHash'),
   Mailer: token<Mailer>('Mailer'),
+  /** How Portico sends its own mail: queued in the causing transaction (`application/mail/mail-queue.ts`). */
+  MailQueue: token<MailQueue>('MailQueue'),
   MailTemplates: token<MailTemplates>('MailTemplates'),
   ThrottleStore: token<ThrottleStore>('ThrottleStore'),
   Settings: token<AppSettings>('Settings'),

@@ -96,17 +96,21 @@ export class SignUp {
     } catch (error) {
       throw duplicateAccount(error) ?? error;
     }
-    if (this.deps.requireVerifiedEmail) await this.deps.issueCode.execute(user);
     return { user, verificationPending: this.deps.requireVerifiedEmail };
   }
 
-  /** The insert alone, or with the `afterSignUp` hook in one transaction. */
+  /**
+   * The account, its `afterSignUp` work and its verification code (with the queued mail) in one
+   * transaction: a failure of any leaves no account behind, and a mail server that is down fails
+   * nothing (the mail job is retried).
+   */
   private insertUser(row: Row): Promise<Row> {
-    const hook = this.deps.afterSignUp;
-    if (!hook) return this.deps.store.insert('auth_user', row);
+    const { afterSignUp, requireVerifiedEmail } = this.deps;
+    if (!afterSignUp && !requireVerifiedEmail) return this.deps.store.insert('auth_user', row);
     return this.deps.store.transaction(async (tx) => {
       const user = await tx.insert('auth_user', row);
-      await hook(tx, user);
+      await afterSignUp?.(tx, user);
+      if (requireVerifiedEmail) await this.deps.issueCode.execute(user, tx);
       return user;
     });
   }

@@ -32,7 +32,7 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
         store: get(TOKENS.Store),
         clock: get(TOKENS.Clock),
         random: get(TOKENS.Random),
-        mailer: get(TOKENS.Mailer),
+        mail: get(TOKENS.MailQueue),
         templates: get(TOKENS.MailTemplates),
         secret: get(TOKENS.Settings).secret,
       }),

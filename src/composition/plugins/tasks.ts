@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { MAIL_TASK, type MailJob } from '../../application/mail/mail-queue.js';
 import { PeriodicTasks } from '../../application/tasks/periodic-tasks.js';
 import { defineTask, type TaskDefinition, type TaskHandler, type TaskOptions } from '../../application/tasks/task-definition.js';
 import { TaskWorker } from '../../application/tasks/task-worker.js';
@@ -58,6 +59,9 @@ export class TasksPlugin implements Plugin {
   }
 
   async install(ctx: PluginContext): Promise<void> {
+    // Portico's own mail (verification codes, …) is a job of this queue, retried with backoff
+    // while the mail server is down: 8 retries from 2 s, about eight minutes in all.
+    if (!this.definitions.has(MAIL_TASK)) this.define<MailJob>(MAIL_TASK, (job) => ctx.get(TOKENS.MailQueue).deliver(job), { retries: 8, backoff: { baseMs: 2_000 } });
     const sql = ctx.get(TOKENS.Database).sql;
     // memory: keeps its jobs in the in-memory store (one process, gone at exit).
     const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect) : new StoreTaskQueue(ctx.store);
