@@ -10,8 +10,8 @@ const MAIN = 'dist/examples/reference/main.js';
 const tmp = mkdtempSync(join(tmpdir(), 'portico-ref-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function servesProbes(db: string): Promise<void> {
-  const { child, match } = await startNode([MAIN, '--port', '0', '--db', db], /home: +(http:\/\/[\d.]+:\d+)\//);
+async function servesProbes(db: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const { child, match } = await startNode([MAIN, '--port', '0', '--db', db], /home: +(http:\/\/[\d.]+:\d+)\//, 30_000, env);
   try {
     const base = match[1] as string;
     const live = await fetch(`${base}/healthz`);
@@ -26,6 +26,8 @@ async function servesProbes(db: string): Promise<void> {
     expect(await home.text()).toContain('You are not signed in.');
     const login = await fetch(`${base}/login`);
     expect(await login.text()).toContain('action="/auth/login"');
+    const authors = (await (await fetch(`${base}/api/author/`)).json()) as { results: { name: string }[] };
+    expect(authors.results.map((a) => a.name)).toEqual(['Ada Lovelace', 'Alan Turing']);
   } finally {
     expect(await stop(child)).toBe(0);
   }
@@ -36,6 +38,15 @@ describe('the reference app as a process (npm start / npm run reference)', () =>
     const db = `sqlite:${join(tmp, 'nested', 'ref.db')}`;
     await servesProbes(db);
     await servesProbes(db);
+  });
+
+  // Issue 45: the reference app runs its own migrations at start in every NODE_ENV, so programs
+  // that start it in production meet a migrated and seeded database, never a drift refusal.
+  it('with NODE_ENV=production, migrates and seeds a fresh SQLite file and serves, and again after a restart', async () => {
+    const db = `sqlite:${join(tmp, 'prod', 'ref.db')}`;
+    const env = { NODE_ENV: 'production', PORTICO_SECRET: 'a-production-secret-of-enough-length-0123456789' };
+    await servesProbes(db, env);
+    await servesProbes(db, env);
   });
 
   it.skipIf(!pg)('serves /healthz and /ready on PostgreSQL', async () => {
