@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AllowAny, c, createApp, defineModel, graphql, health, rest, tasks, type Logger, type PorticoApp } from '../../src/index.js';
+import * as portico from '../../src/index.js';
+import { tasks, type Logger, type PorticoApp } from '../../src/index.js';
+import { driftedApp } from '../support/drifted-app.mjs';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { startNode, stop } from '../support/spawn-node.js';
 
@@ -41,22 +43,9 @@ async function databaseBefore(backend: Backend, name: string): Promise<{ url: st
   return { url, drop: async () => schema?.drop() };
 }
 
-/**
- * The host app of tests/support/drifted-host.mjs, in this process: `after` declares `book.pages`
- * and a model `review`, whose table does not exist.
- */
+/** The host app of tests/support/drifted-host.mjs, in this process, with two tasks. */
 function buildApp(database: string, stage: 'before' | 'after', logger?: Logger): PorticoApp {
-  const models = [
-    defineModel('shelf', { id: c.id(), name: c.text() }),
-    defineModel('book', { id: c.id(), title: c.text(), ...(stage === 'after' ? { pages: c.int().nullable() } : {}) }),
-    ...(stage === 'after' ? [defineModel('review', { id: c.id(), body: c.text() })] : []),
-  ];
-  const resources = rest().resource({ table: 'shelf', permission: AllowAny }).resource({ table: 'book', permission: AllowAny });
-  if (stage === 'after') resources.resource({ table: 'review', permission: AllowAny });
-  return createApp({ database, models, autoMigrate: true, logRequests: false, ...(logger ? { logger } : {}) })
-    .use(health())
-    .use(resources)
-    .use(graphql().expose('shelf').expose('book').mutable('book'))
+  return driftedApp(portico, database, stage, logger ? { logger } : {})
     .use(
       tasks({ pollMs: 50 })
         .define('write_pages', async (_payload, ctx) => void (await ctx.store.insert('book', { title: 'by a task', pages: 5 })), { retries: 0 })

@@ -1,18 +1,8 @@
-import { createServer, type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createApp, MemoryMailer, sessions, tasks, where, type Row } from '../../src/index.js';
 import { HttpClient } from '../support/http-client.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
-
-/** A loopback port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { bodyOf, SmtpSink } from '../support/smtp-sink.js';
 
 /**
  * Issue 45 "Mail through the queue": the verification mail is a job written in the signup's
@@ -21,42 +11,18 @@ async function freePort(): Promise<number> {
  * address) in clear; a signup that fails leaves nothing behind.
  */
 describe('framework mail through the task queue', () => {
-  const delivered: { to: string[]; raw: string }[] = [];
-  let smtp: SMTPServer | undefined;
-  let port: number;
+  let smtp: SmtpSink;
   let ref: RunningReference;
 
   beforeAll(async () => {
-    port = await freePort();
-    ref = await startReference('sqlite', { env: { THROTTLE: 'off', REQUIRE_VERIFIED_EMAIL: '1', SMTP_URL: `smtp://127.0.0.1:${port}` }, realMailer: true });
+    smtp = await SmtpSink.reserve(); // down until the test starts it
+    ref = await startReference('sqlite', { env: { THROTTLE: 'off', REQUIRE_VERIFIED_EMAIL: '1', SMTP_URL: smtp.url }, realMailer: true });
   });
   afterAll(async () => {
     await ref.close();
-    if (smtp) await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await smtp.close();
   });
 
-  const startSmtp = async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-        stream.on('end', () => {
-          delivered.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp?.listen(port, '127.0.0.1', resolve));
-  };
-  /** Waits (bounded: 30 s, past the first two retries) for the verification mail to `email`. */
-  const mailTo = async (email: string) => {
-    const found = () => delivered.find((d) => d.to.includes(email) && /^Subject: Your verification code/m.test(d.raw));
-    for (let i = 0; i < 600 && !found(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    return found();
-  };
   const mailJobs = async () => ref.app.store.find('task_row', { where: where.eq('name', 'portico.send_mail') });
 
   it('with SMTP down, signups answer 201 and 303; the codes arrive once SMTP is up, and verify', async () => {
@@ -79,17 +45,18 @@ describe('framework mail through the task queue', () => {
       expect(payload).not.toMatch(/\b\d{6}\b/);
     }
 
-    await startSmtp();
+    await smtp.start();
     for (const email of [json.email, formEmail]) {
-      const message = await mailTo(email);
+      // Bounded: 30 s, past the first two retries.
+      const message = await smtp.waitFor(email, /Your verification code/);
       expect(message).toBeDefined();
-      const code = /\b(\d{6})\b/.exec(message?.raw.split(/\r?\n\r?\n/).slice(1).join('\n\n') ?? '')?.[1];
+      const code = /\b(\d{6})\b/.exec(bodyOf(message))?.[1];
       expect(code).toMatch(/^\d{6}$/);
       const verified = await fetch(`${ref.url}/api/auth/verify-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code }) });
       expect(verified.status).toBe(204);
     }
     // Each was delivered once.
-    expect(delivered.filter((d) => d.to.includes(json.email) && /^Subject: Your verification code/m.test(d.raw))).toHaveLength(1);
+    expect(smtp.to(json.email, /Your verification code/)).toHaveLength(1);
   }, 60_000);
 });
 

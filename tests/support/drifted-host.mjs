@@ -2,25 +2,16 @@
 //
 //   node tests/support/drifted-host.mjs <database> <before|after>
 //
-// `after` declares `book.pages`, which the table created by `before` lacks, and a model `review`
-// whose table does not exist (the models changed, the database was not migrated). A committed listener on `shelf` misbehaves on purpose, by the name of
+// The app is tests/support/drifted-app.mjs's (the models changed, the database was not
+// migrated). A committed listener on `shelf` misbehaves on purpose, by the name of
 // the shelf written: `listener throws` throws in the listener, `unhandled rejection` leaves a
 // rejected promise nobody handles, `uncaught exception` throws from a timer. PROCESS_GUARD=off
 // starts the app with `processGuard: false`. Prints `listening: <url>` once it serves.
-import { AllowAny, c, createApp, defineModel, graphql, health, rest } from '../../dist/src/index.js';
+import * as portico from '../../dist/src/index.js';
+import { driftedApp } from './drifted-app.mjs';
 
 const [database, stage] = process.argv.slice(2);
-const models = [
-  defineModel('shelf', { id: c.id(), name: c.text() }),
-  defineModel('book', { id: c.id(), title: c.text(), ...(stage === 'after' ? { pages: c.int().nullable() } : {}) }),
-  ...(stage === 'after' ? [defineModel('review', { id: c.id(), body: c.text() })] : []),
-];
-const resources = rest().resource({ table: 'shelf', permission: AllowAny }).resource({ table: 'book', permission: AllowAny });
-if (stage === 'after') resources.resource({ table: 'review', permission: AllowAny });
-const app = createApp({ database, models, autoMigrate: true, logRequests: false, processGuard: process.env.PROCESS_GUARD !== 'off' })
-  .use(health())
-  .use(resources)
-  .use(graphql().expose('shelf').expose('book').mutable('book'));
+const app = driftedApp(portico, database, stage, { processGuard: process.env.PROCESS_GUARD !== 'off' });
 
 const { url } = await app.listen(0);
 app.events.onCommitted('post_save', 'shelf', (event) => {
