@@ -9,6 +9,7 @@ export type * from './domain/model/types.js';
 export { c, ColumnBuilder, type ColumnSpec } from './domain/model/column.js';
 export { defineModel, type ModelDecl, type ModelOptions } from './domain/model/define-model.js';
 export { ModelRegistry, ModelDefinitionError, type ReverseRelation } from './domain/model/model-registry.js';
+export { rowScope, type RowPolicy, type RowPolicyDecl } from './domain/model/row-policy.js';
 export type { Dialect, MigrationDef } from './domain/model/migration.js';
 export { DomainError, ConstraintViolation, DatabaseUnavailable, type FieldError, type ConstraintKind } from './domain/errors/domain-error.js';
 export { ERROR_CODES, type ErrorCode } from './domain/errors/codes.js';

@@ -4,8 +4,9 @@ import { admin, permissions, type Plugin } from '../../src/index.js';
 export const referencePermissions = permissions;
 
 /**
- * The reference app's admin (docs/admin.md): every option shown on `post`; the other tables
- * use the defaults. Staff users sign in at `/login` and land back on `/admin/`.
+ * The reference app's admin (docs/admin.md): every option shown on `post`; `note` is listed by
+ * its body and owner; the other tables use the defaults. Staff users sign in at `/login` and
+ * land back on `/admin/`.
  */
 export function referenceAdmin(): Plugin {
   return admin({
@@ -26,6 +27,8 @@ export function referenceAdmin(): Plugin {
           { title: 'Publishing', fields: ['published', 'featured', 'created_at', 'created_by_id', 'deleted_at'] },
         ],
       },
+      // The model's row policy: staff see their own notes; superusers see every one.
+      note: { label: 'Notes', listDisplay: ['body', 'owner_id'], searchFields: ['body'] },
     },
   });
 }

@@ -84,6 +84,8 @@ export const referenceResources = (onPublished: OnPublished = () => undefined): 
   { table: 'staff_report', permission: IsStaff },
   { table: 'link', permission: AllowAny },
   { table: 'list_only', permission: AllowAny, views: ['List'] },
+  // The model's row policy (ownedBy owner_id) keeps each caller to their own notes.
+  { table: 'note', permission: IsAuthenticated },
 ];
 
 /** The REST plugin of the reference app; `PROFILE=allowlist` serves only author and post. */

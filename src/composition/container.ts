@@ -114,9 +114,12 @@ function hashOfRandomPassword(hasher: PasswordHasher, random: RandomSource, logg
 
 /** The settings with their defaults; without a configured secret, a random one for this process. */
 function appSettings(given: Partial<AppSettings>, env: Readonly<Record<string, string | undefined>>): AppSettings {
+  const configuredSecret = given.secret ?? env.PORTICO_SECRET;
   return {
-    secret: given.secret ?? env.PORTICO_SECRET ?? randomBytes(32).toString('base64url'),
+    secret: configuredSecret ?? randomBytes(32).toString('base64url'),
+    configuredSecret,
     production: given.production ?? env.NODE_ENV === 'production',
     bodyLimit: given.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustedOrigins: given.trustedOrigins ?? new Set(),
   };
 }

@@ -40,6 +40,7 @@ export function createPluginContext(container: Container, plugin: Plugin, hooks:
     secret: settings.secret,
     production: settings.production,
     bodyLimit: settings.bodyLimit,
+    trustedOrigins: settings.trustedOrigins,
     get,
     getOptional: (token) => resolveOptional(container, token),
     tasks: () => {

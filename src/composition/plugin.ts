@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import type { AuthBackend } from '../adapters/http-koa/authentication.js';
 import type { RouteDef } from '../adapters/http-koa/http-route.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
+import type { RowPolicyDecl } from '../domain/model/row-policy.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import type { ModelRegistry } from '../domain/model/model-registry.js';
 import type { Clock } from '../ports/clock.js';
@@ -84,6 +85,8 @@ export interface PluginContext {
   readonly production: boolean;
   /** The request body limit in bytes. */
   readonly bodyLimit: number;
+  /** Origins besides the app's own whose pages may send unsafe requests (AppOptions.trustedOrigins). */
+  readonly trustedOrigins: ReadonlySet<string>;
   /**
    * Runs `fn` with the Node HTTP server once the app listens; the returned function, if any, runs
    * at close (before the server stops: close WebSocket servers there).
@@ -135,6 +138,8 @@ export interface PluginContext {
 export interface Plugin {
   readonly name: string;
   readonly models?: readonly ModelDecl[];
+  /** Row policies the plugin declares for models (a REST resource's `ownedBy`/`scope`), merged into each model's one policy before any plugin installs. */
+  readonly rowPolicies?: readonly RowPolicyDecl[];
   readonly migrations?: readonly MigrationDef[];
   install(ctx: PluginContext): void | Promise<void>;
 }

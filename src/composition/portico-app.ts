@@ -56,10 +56,11 @@ export interface AppOptions extends Overrides {
   /** Proxies in front whose X-Forwarded-* headers are trusted (default 0). */
   readonly trustedProxyHops?: number;
   /**
-   * Origins other than the server's own (`https://app.example.com`) whose pages may open a
-   * WebSocket identified by the session cookie; one from any other origin is refused 403
-   * (`csrf_failed`). Sockets authenticated by a bearer token, and clients that send no `Origin`,
-   * are not affected. Default: none.
+   * Origins other than the server's own (`https://app.example.com`) whose pages may send it
+   * unsafe requests subject to CSRF (form posts, requests with the session cookie) and open a
+   * WebSocket identified by the session cookie; one from any other origin (`Origin`, else
+   * `Referer`) is refused 403 (`csrf_failed`). Bearer-token callers, and clients that send
+   * neither header over plain HTTP, are not affected. Default: none.
    */
   readonly trustedOrigins?: readonly string[];
   /** One log line per request (default true). */
@@ -285,14 +286,22 @@ export class PorticoApp {
     if (this.container) return;
     const option = this.options.migrations;
     if (!this.appMigrations && option !== undefined && (typeof option === 'string' || option instanceof URL)) this.appMigrations = await loadMigrationFolder(option);
-    this.registryValue = ModelRegistry.build([...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? []), ...(this.options.models ?? [])]);
+    this.registryValue = ModelRegistry.build(
+      [...BUILTIN_MODELS, ...this.plugins.flatMap((p) => p.models ?? []), ...(this.options.models ?? [])],
+      this.plugins.flatMap((p) => p.rowPolicies ?? []),
+    );
     const { secret, production, bodyLimit } = this.options;
     this.container = buildContainer({
       url: this.options.database,
       registry: this.registryValue,
       migrations: this.migrationDefs(),
       overrides: this.createDatabase ? { ...this.options, createDatabase: true } : this.options,
-      settings: { ...(secret !== undefined ? { secret } : {}), ...(production !== undefined ? { production } : {}), ...(bodyLimit !== undefined ? { bodyLimit } : {}) },
+      settings: {
+        ...(secret !== undefined ? { secret } : {}),
+        ...(production !== undefined ? { production } : {}),
+        ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+        trustedOrigins: upgradeOriginPolicy(this.options.trustedOrigins).trustedOrigins,
+      },
     });
   }
 

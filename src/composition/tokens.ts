@@ -15,6 +15,7 @@ import type { BulkDelete } from '../application/rest/bulk-delete.js';
 import type { BulkUpdate } from '../application/rest/bulk-update.js';
 import type { CreateRow } from '../application/rest/create-row.js';
 import type { DeleteRow } from '../application/rest/delete-row.js';
+import type { EntityTags } from '../application/rest/entity-tags.js';
 import type { HydrateIncludes } from '../application/rest/hydrate-includes.js';
 import type { ListRows } from '../application/rest/list-rows.js';
 import type { NestedWrites } from '../application/rest/nested-writes.js';
@@ -61,10 +62,14 @@ export function token<T>(name: string): Token<T> {
 export interface AppSettings {
   /** The app secret (signing CSRF tokens, keying stored codes). */
   readonly secret: string;
+  /** The secret the app was given (its option, else `PORTICO_SECRET`); undefined when `secret` is a random one of this process. */
+  readonly configuredSecret: string | undefined;
   /** True in production (Secure cookies, HSTS, no GraphiQL or Swagger UI by default). */
   readonly production: boolean;
   /** The request body limit in bytes. */
   readonly bodyLimit: number;
+  /** Origins besides the app's own whose pages may send it unsafe requests (AppOptions.trustedOrigins, normalised). */
+  readonly trustedOrigins: ReadonlySet<string>;
 }
 
 /**
@@ -123,6 +128,8 @@ export const TOKENS = {
   BulkUpdate: token<BulkUpdate>('BulkUpdate'),
   BulkDelete: token<BulkDelete>('BulkDelete'),
   RunAction: token<RunAction>('RunAction'),
+  /** The entity tags of REST detail answers (`ETag`, `If-Match`). */
+  EntityTags: token<EntityTags>('EntityTags'),
 
   // Bound by realtime().
   Realtime: token<Realtime>('Realtime'),

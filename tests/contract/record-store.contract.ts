@@ -603,6 +603,29 @@ export function recordStoreContract(backend: Backend): void {
       expect(reads.every((n) => n > 0)).toBe(true);
       expect(await store.count('writer')).toBe(2);
     });
+
+    it("RS-tx-7 a read with lock 'update' holds the row until its transaction ends: racing read-check-writes lose no update", async () => {
+      const w = await writer();
+      const a = await ins('article', { title: 'counted', writer_id: w.id });
+      const pinned = { column: 'id', op: 'eq', value: a.id } as const;
+      // Ten transactions read the counter, wait a little and write it back plus one. Without the
+      // lock they would read the same value (PostgreSQL, READ COMMITTED) and lose nine updates.
+      const seen = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          store.transaction(async (tx) => {
+            const [row] = await tx.find('article', { where: pinned, lock: 'update' });
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            await tx.update('article', a.id, { score: Number(row?.score) + 1 });
+            return Number(row?.score);
+          }),
+        ),
+      );
+      expect(seen.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect((await store.getById('article', a.id))?.score).toBe(10);
+      // The lock is a read like any other: the same rows, and also outside a transaction.
+      expect(await store.find('article', { where: pinned, lock: 'update' })).toEqual(await store.find('article', { where: pinned }));
+      await expect(store.find('article', { lock: 'update', perGroup: { column: 'writer_id', limit: 1 } })).rejects.toThrow(/perGroup/);
+    });
   });
 
   describe('RS-together', () => {

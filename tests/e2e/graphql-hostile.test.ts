@@ -62,9 +62,10 @@ function connect(url: string) {
   const send = async (transport: Transport, query: string, variables: Record<string, unknown> = {}, timeoutMs = 20_000): Promise<Answer> => {
     if (transport === 'sse') return viaSink((sink) => sse.subscribe({ query, variables }, sink as never), timeoutMs);
     if (transport === 'ws') return viaSink((sink) => ws.subscribe({ query, variables }, sink as never), timeoutMs);
+    // The spec's media type, under which a refused request is a 400 (under application/json it is a 200).
     const res = await fetch(`${url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
       body: JSON.stringify({ query, variables }),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -341,6 +342,10 @@ function hostileSuite(backend: Backend): void {
       expect(answer.errors?.map((e) => e.message), t).toEqual(['Cannot query field "nope" on type "Post".']);
       if (t === 'http') expect(answer.status).toBe(400);
     }
+    // Under application/json the same refusal is a 200 (GraphQL over HTTP's SHOULD for legacy clients).
+    const legacy = await fetch(`${ref.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: '{ posts { nope } }' }) });
+    expect(legacy.status).toBe(200);
+    expect(((await legacy.json()) as Answer).errors?.map((e) => e.message)).toEqual(['Cannot query field "nope" on type "Post".']);
   });
 
   describe('an operation whose client leaves stops reading', () => {

@@ -103,8 +103,9 @@ describe('GraphQL reads on the reference app', () => {
     const deep = await gql('{ posts { author { posts { author { posts { author { posts { author { posts { author { posts { author { name } } } } } } } } } } } } }');
     expect(deep.body.errors?.[0]?.message).toMatch(/nested/);
     const aliases = Array.from({ length: 5 }, (_, i) => `p${i}: posts(limit: 200) { id author { name } comments { body } }`).join(' ');
-    const costly = await gql(`{ ${aliases} }`);
+    const costly = await gql(`{ ${aliases} }`, {}, { accept: 'application/graphql-response+json' });
     expect(costly.status).toBe(400);
+    expect((await gql(`{ ${aliases} }`, {}, { accept: 'application/json' })).status).toBe(200);
     expect(costly.body.errors?.[0]?.message).toBe('the query costs 54005 (each field 1, times the page size of the lists above it); the cost limit is 50000');
     expect(costly.body.data).toBeUndefined();
   });

@@ -44,6 +44,7 @@ const CYCLES: Record<string, Cycle> = {
   member: { create: () => ({ username: 'conformance-member', nickname: null }), replace: () => ({ username: 'conformance-member-2' }), patch: () => ({ nickname: 'cm' }) },
   staff_report: { create: () => ({ title: 'Q3' }), replace: () => ({ title: 'Q3 final', body: 'numbers' }), patch: () => ({ body: null }), staff: true },
   link: { create: () => ({ from_author_id: 1, to_author_id: 2, label: 'cites' }), replace: () => ({ from_author_id: 2, to_author_id: 1 }), patch: () => ({ label: null }) },
+  note: { create: () => ({ body: 'a note' }), replace: () => ({ body: 'replaced' }), patch: () => ({ body: 'patched' }) },
 };
 
 describe.each([['sqlite'], ['postgresql']] as const)('every operation of the document answers as documented on %s', (backend) => {

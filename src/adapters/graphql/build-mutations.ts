@@ -60,7 +60,10 @@ function inputField(surface: WriteSurface, c: ColumnDef, required: boolean): Gra
  * Mutations for models marked mutable (SPEC "GraphQL types" 4, "GraphQL" 8): `createPost(data:
  * PostInput!)`, `updatePost(id, data: PostPatch!)` (reads the stored row back), `deletePost(id)`
  * → Boolean. They run the same application use cases as REST (CreateRecord, UpdateRecord,
- * DeleteRecord): the model's write policy, server-set columns, defaults, value checks, signals.
+ * DeleteRecord): the model's write policy, server-set columns, defaults, value checks, signals,
+ * and its row policy for the caller (another owner's row is NOT_FOUND to update or delete; a row
+ * that would not be the caller's is FORBIDDEN; the owner column is optional, the caller's id when
+ * left out).
  */
 export function buildMutations(
   registry: ModelRegistry,
@@ -79,7 +82,8 @@ export function buildMutations(
     const surface = graphqlSurface(model, config);
     const cols = inputColumns(surface);
     const name = typeName(table);
-    const required = (c: ColumnDef) => !c.nullable && !c.default && !surface.policy.privileged(c.name);
+    // The owner column of a row policy may be left out: the write path makes the row the caller's.
+    const required = (c: ColumnDef) => !c.nullable && !c.default && !surface.policy.privileged(c.name) && c.name !== model.rowPolicy?.ownedBy;
     const Input = new GraphQLInputObjectType({ name: `${name}Input`, fields: Object.fromEntries(cols.map((c) => [c.name, inputField(surface, c, required(c))])) });
     const Patch = new GraphQLInputObjectType({
       name: `${name}Patch`,
@@ -114,7 +118,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
       resolve: async (_src, args: { id: string }, ctx) => {
         allowed(ctx);
-        await remove.execute(ctx.store, model, fromId(pk, args.id), undefined, ctx.identity);
+        await remove.execute(ctx.store, model, fromId(pk, args.id), { caller: ctx.identity });
         return true;
       },
     };

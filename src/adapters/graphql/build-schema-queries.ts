@@ -55,7 +55,7 @@ function pageInfoType(): GraphQLObjectType {
   });
 }
 
-/** `post(id)`: one row by key (null when the key cannot be one of this model). */
+/** `post(id)`: one row by key (null when the key cannot be one of this model, or the caller's row policy does not reach it). */
 function oneField({ model, type, pk, access }: QueryModel): QueryField {
   return {
     type,
@@ -69,7 +69,10 @@ function oneField({ model, type, pk, access }: QueryModel): QueryField {
   };
 }
 
-/** `posts(limit, offset)`. A gated model's list is nullable, so a refused read nulls that field only, not the whole answer. */
+/**
+ * `posts(limit, offset)`: the rows the caller's row policy reaches. A gated model's list is
+ * nullable, so a refused read nulls that field only, not the whole answer.
+ */
 function listField({ model, type, access }: QueryModel): QueryField {
   const columnsOf = columnsReader([model.primaryKey]);
   const listType = new GraphQLList(new GraphQLNonNull(type));
@@ -84,7 +87,8 @@ function listField({ model, type, access }: QueryModel): QueryField {
       if (offset < 0) throw new DomainError('invalid_input', `offset must not be negative (got ${offset})`, [{ field: 'offset', message: 'must not be negative' }]);
       ctx.departure.throwIfAborted();
       const projection = columnsOf(info);
-      return ctx.store.find(model.table, { limit, offset, ...(projection ? { columns: projection.columns } : {}) });
+      const scope = ctx.loaders.scopeOf(model.table);
+      return ctx.store.find(model.table, { ...(scope ? { where: scope } : {}), limit, offset, ...(projection ? { columns: projection.columns } : {}) });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
-import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
@@ -33,8 +33,10 @@ function serialize(v: Value | undefined, col: ColumnDef): unknown {
 
 /**
  * One object type per exposed model, keyed by table: its visible columns, its foreign keys as
- * relations (only where both ends are exposed, batched per request) and the rows pointing at it.
- * Fields are resolved lazily, so relations may name any type of the map.
+ * relations (only where both ends are exposed, batched per request), the rows pointing at it and
+ * its many-to-many relations as lists of the target type (where the target is exposed). Every
+ * relation reads through the per-request loaders, under the target's gate and row policy. Fields
+ * are resolved lazily, so relations may name any type of the map.
  */
 export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], access: ReadAccess): Map<string, GraphQLObjectType> {
   const types = new Map<string, GraphQLObjectType>();
@@ -50,6 +52,7 @@ function objectType(scope: TypeScope, model: ModelDef): GraphQLObjectType {
       const fields: Fields = {};
       addColumnFields(scope, model, fields);
       addReverseRelationFields(scope, model, fields);
+      addManyToManyFields(scope, model, fields);
       return fields;
     },
   });
@@ -80,7 +83,7 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
   return { ...field, resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)) };
 }
 
-/** The row a foreign key points at, read through the per-request loader. */
+/** The row a foreign key points at, read through the per-request loader (null when the caller's row policy does not reach it). */
 function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
   const rules: RelationRules = { kind: 'parent', table: target.table, column: col.name, gate: (identity) => scope.access.checkGate(target.table, identity) };
   return {
@@ -136,6 +139,41 @@ function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: 
     resolve: (row, args: { limit?: number | null }, ctx, info) => {
       rules.gate(ctx.identity);
       return ctx.loaders.byParent(child.table, ref.column, rules.limit(args), rules.projection(info)).load(row[model.primaryKey] ?? null);
+    },
+  };
+}
+
+/** Each many-to-many relation whose target is exposed, under its name (unless a column or another relation has it, or it is hidden). */
+function addManyToManyFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
+  for (const rel of model.manyToMany) {
+    if (!scope.access.exposed(rel.target) || !scope.access.relationVisible(model, rel.name) || fields[rel.name]) continue;
+    fields[rel.name] = linksField(scope, model, rel);
+  }
+}
+
+/**
+ * The rows linked to this one (`post { tags { name } }`), in the order the links were made, at
+ * most `limit`: the junction and the targets, one batched read each per level.
+ */
+function linksField(scope: TypeScope, model: ModelDef, rel: ManyToManyDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  const rules: RelationRules = {
+    kind: 'links',
+    table: rel.target,
+    through: rel.through,
+    sourceColumn: rel.sourceColumn,
+    targetColumn: rel.targetColumn,
+    parentKey: model.primaryKey,
+    gate: (identity) => scope.access.checkGate(rel.target, identity),
+    limit: (args) => pageSize('limit', args.limit as number | null | undefined),
+  };
+  return {
+    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(rel.target) as GraphQLObjectType))),
+    args: { limit: pageArg('Most linked rows per row') },
+    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
+    resolve: (row, args: { limit?: number | null }, ctx) => {
+      rules.gate(ctx.identity);
+      const list = { target: rel.target, through: rel.through, sourceColumn: rel.sourceColumn, targetColumn: rel.targetColumn, limit: rules.limit(args) };
+      return ctx.loaders.byLinks(list).load(row[model.primaryKey] ?? null);
     },
   };
 }

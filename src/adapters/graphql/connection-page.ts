@@ -23,7 +23,7 @@ export interface ConnectionPage {
   readonly pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-/** Reads one keyset page (SPEC "GraphQL" 7): ordered by `orderBy` then the key, starting after the cursor. */
+/** Reads one keyset page (SPEC "GraphQL" 7) of the rows the caller reaches: ordered by `orderBy` then the key, starting after the cursor. */
 export async function readConnectionPage(source: ConnectionSource, args: ConnectionArgs, ctx: GraphqlContext): Promise<ConnectionPage> {
   const { model, pk } = source;
   const orderBy = args.orderBy ?? pk.name;
@@ -32,9 +32,13 @@ export async function readConnectionPage(source: ConnectionSource, args: Connect
   const first = pageSize('first', args.first);
   const after = args.after ? decodeCursor(args.after, orderBy, desc) : undefined;
   ctx.departure.throwIfAborted();
+  const past = after ? afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) : undefined;
+  // Only the rows the caller's row policy reaches are paged (and counted towards the next page).
+  const scope = ctx.loaders.scopeOf(model.table);
+  const where = past && scope ? { all: [past, scope] } : (past ?? scope);
   // One row beyond the page tells whether another page exists (SPEC "Limits": first + 1), even for first: 0.
   const rows = await ctx.store.find(model.table, {
-    ...(after ? { where: afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) } : {}),
+    ...(where ? { where } : {}),
     orderBy: [
       { column: orderBy, direction: desc ? 'desc' : 'asc' },
       ...(orderBy === pk.name ? [] : [{ column: pk.name, direction: desc ? ('desc' as const) : ('asc' as const) }]),

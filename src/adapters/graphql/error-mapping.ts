@@ -29,6 +29,7 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
   privileged_field: 'privileged_field',
   idempotency_key_reused: 'BAD_USER_INPUT',
   idempotency_in_progress: 'CONFLICT',
+  precondition_failed: 'PRECONDITION_FAILED',
 };
 
 /**

@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import type DataLoader from 'dataloader';
 import type { Row, Value } from '../../domain/model/types.js';
+import type { Condition } from '../../domain/query/condition.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Departure } from './build-schema.js';
 import { keyOf, LoaderMemory } from './loader-memory.js';
+import type { RowScopes } from './row-scopes.js';
 import type { Projection } from './selected-columns.js';
 
 export { keyOf } from './loader-memory.js';
@@ -21,6 +23,19 @@ export interface ChildList {
 }
 
 /**
+ * A many-to-many list's loader: the `target` rows linked to the batch's keys through the junction
+ * `through` (its `sourceColumn` is the key, its `targetColumn` the target's key), at most `limit`
+ * per key, in the order the links were made.
+ */
+export interface LinkList {
+  readonly target: string;
+  readonly through: string;
+  readonly sourceColumn: string;
+  readonly targetColumn: string;
+  readonly limit: number;
+}
+
+/**
  * Per-request batching (SPEC "GraphQL" 6): one `IN (…)` query per relation, loaders never shared
  * across requests. `byId(table)` loads whole rows by primary key (a row loaded once serves every
  * selection of it); `byParent(table, column, limit, projection)` loads at most `limit` child rows
@@ -32,21 +47,33 @@ export interface ChildList {
  * whole level of rows at once, through the memory the loaders use (`LoaderMemory`: the same
  * statements and rows, one promise a read instead of DataLoader's promises a key), answered as
  * maps.
+ *
+ * With `scopes`, every read ANDs the caller's row filter of its table (the models' row
+ * policies): a row out of reach is as absent as a missing one, in the same one statement.
+ * `byLinks` reads a many-to-many list as two batched reads, the junction, then the targets
+ * through `byId`'s memory (so under the target's row filter).
  */
 export class Loaders {
   private readonly ids = new Map<string, Kept<Row | null>>();
   private readonly parents = new Map<string, Kept<Row[]>>();
+  private readonly links = new Map<string, Kept<Row[]>>();
   private lastParent: (ChildList & { kept: Kept<Row[]> }) | undefined;
 
   constructor(
     private readonly store: RecordStore,
     private readonly primaryKey: (table: string) => string,
     private readonly departure?: Departure,
+    private readonly scopes?: RowScopes,
   ) {}
 
   /** Fresh loaders of the same request over another store. */
   over(store: RecordStore): Loaders {
-    return new Loaders(store, this.primaryKey, this.departure);
+    return new Loaders(store, this.primaryKey, this.departure, this.scopes);
+  }
+
+  /** The caller's row filter of `table` (undefined: every row), which every read of it ANDs in. */
+  scopeOf(table: string): Condition | undefined {
+    return this.scopes?.of(table);
   }
 
   byId(table: string): DataLoader<Value, Row | null, string> {
@@ -69,6 +96,26 @@ export class Loaders {
   /** The child rows of each parent key, by `keyOf`: as `rowsByIds`, through the list's memory. */
   rowsByParents(list: ChildList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
     return this.parentKept(list).memory.level(keys);
+  }
+
+  byLinks(list: LinkList): DataLoader<Value, Row[], string> {
+    return this.linkKept(list).loader;
+  }
+
+  /** The linked rows of each source key, by `keyOf`: as `rowsByIds`, through the list's memory. */
+  rowsByLinks(list: LinkList, keys: readonly Value[]): Promise<ReadonlyMap<string, Row[]>> {
+    return this.linkKept(list).memory.level(keys);
+  }
+
+  private linkKept(list: LinkList): Kept<Row[]> {
+    const name = `${list.through}.${list.sourceColumn}.${list.limit}`;
+    let kept = this.links.get(name);
+    if (!kept) {
+      const fixed: LinkList = { target: list.target, through: list.through, sourceColumn: list.sourceColumn, targetColumn: list.targetColumn, limit: list.limit };
+      kept = new Kept<Row[]>((keys) => this.fetchByLinks(fixed, keys), []);
+      this.links.set(name, kept);
+    }
+    return kept;
   }
 
   private idKept(table: string): Kept<Row | null> {
@@ -97,22 +144,67 @@ export class Loaders {
 
   private async fetchByIds(table: string, keys: readonly Value[]): Promise<Map<string, Row>> {
     this.departure?.throwIfAborted();
-    const rows = await this.store.getManyByIds(table, [...keys]);
+    const scope = this.scopes?.of(table);
     const pk = this.primaryKey(table);
+    const rows = scope ? await this.scopedByIds(table, pk, keys, scope) : await this.store.getManyByIds(table, [...keys]);
     return new Map(rows.map((r) => [keyOf(r[pk]), r]));
+  }
+
+  /** The rows with these keys within the caller's reach, in one statement (a key that cannot be one names no row, as `getManyByIds` has it). */
+  private async scopedByIds(table: string, pk: string, keys: readonly Value[], scope: Condition): Promise<Row[]> {
+    const scopes = this.scopes as RowScopes;
+    const valid: Value[] = [];
+    for (const k of keys) {
+      const key = scopes.key(table, k);
+      if (key !== undefined) valid.push(key);
+    }
+    if (valid.length === 0) return [];
+    return this.store.find(table, { where: { all: [{ column: pk, op: 'in', value: valid }, scope] } });
   }
 
   private async fetchByParents({ table, column, limit, projection }: ChildList, keys: readonly Value[]): Promise<Map<string, Row[]>> {
     this.departure?.throwIfAborted();
     const columns = projection?.columns;
+    const scope = this.scopes?.of(table);
+    const among: Condition = { column, op: 'in', value: [...keys] };
     // A projection names every column the selection reads (the key too, when it is read): nothing else is fetched.
-    const rows = await this.store.find(table, { where: { column, op: 'in', value: [...keys] }, perGroup: { column, limit }, ...(columns ? { columns, withoutKey: true } : {}) });
+    const rows = await this.store.find(table, { where: scope ? { all: [among, scope] } : among, perGroup: { column, limit }, ...(columns ? { columns, withoutKey: true } : {}) });
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
       const k = keyOf(row[column]);
       const group = groups.get(k);
       if (group) group.push(row);
       else groups.set(k, [row]);
+    }
+    return groups;
+  }
+
+  /**
+   * The junction's links of the keys, in the order they were made, then their targets through
+   * `byId`'s memory. Under a row filter of the target, every link is read and the page cut after
+   * the filter (a link to a row out of reach takes no place of the page); otherwise the junction
+   * read keeps `limit` per key.
+   */
+  private async fetchByLinks({ target, through, sourceColumn, targetColumn, limit }: LinkList, keys: readonly Value[]): Promise<Map<string, Row[]>> {
+    this.departure?.throwIfAborted();
+    const filtered = this.scopes?.of(target) !== undefined;
+    const links = await this.store.find(through, {
+      where: { column: sourceColumn, op: 'in', value: [...keys] },
+      orderBy: [{ column: this.primaryKey(through), direction: 'asc' }],
+      columns: [sourceColumn, targetColumn],
+      ...(filtered ? {} : { perGroup: { column: sourceColumn, limit } }),
+    });
+    const groups = new Map<string, Row[]>();
+    if (links.length === 0) return groups;
+    const rows = await this.idKept(target).memory.level(links.map((link) => link[targetColumn] ?? null));
+    for (const link of links) {
+      const row = rows.get(keyOf(link[targetColumn]));
+      if (!row) continue;
+      const k = keyOf(link[sourceColumn]);
+      const group = groups.get(k) ?? [];
+      if (group.length >= limit) continue;
+      if (group.length === 0) groups.set(k, group);
+      group.push(row);
     }
     return groups;
   }

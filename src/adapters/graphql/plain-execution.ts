@@ -193,6 +193,9 @@ async function relationAnswers(rules: RelationRules, args: Record<string, unknow
   if (parents.length === 0) return [];
   rules.gate(context.identity);
   const keys = parents.map((row) => row[rules.parentKey] ?? null);
-  const groups = await context.loaders.rowsByParents({ table: rules.table, column: rules.column, limit: rules.limit(args), projection: rules.projection(info) }, keys);
+  const groups =
+    rules.kind === 'links'
+      ? await context.loaders.rowsByLinks({ target: rules.table, through: rules.through, sourceColumn: rules.sourceColumn, targetColumn: rules.targetColumn, limit: rules.limit(args) }, keys)
+      : await context.loaders.rowsByParents({ table: rules.table, column: rules.column, limit: rules.limit(args), projection: rules.projection(info) }, keys);
   return keys.map((k) => groups.get(keyOf(k)) ?? []);
 }

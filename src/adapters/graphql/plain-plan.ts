@@ -48,6 +48,17 @@ export type RelationRules =
       gate(identity: Identity): void;
       limit(args: Record<string, unknown>): number;
       projection(info: SelectionInfo): Projection | undefined;
+    }
+  | {
+      /** The `table` rows linked to the row's `parentKey` through a many-to-many junction. */
+      readonly kind: 'links';
+      readonly table: string;
+      readonly through: string;
+      readonly sourceColumn: string;
+      readonly targetColumn: string;
+      readonly parentKey: string;
+      gate(identity: Identity): void;
+      limit(args: Record<string, unknown>): number;
     };
 
 /** One field of a plain selection, worked out once per document. */

@@ -12,6 +12,8 @@ export interface ReadAccess {
   checkGate(table: string, identity: Identity): void;
   /** The column is a field of its type (never `password_hash`, hidden ones, or a private one without an unlock rule). */
   visible(model: ModelDef, col: ColumnDef): boolean;
+  /** A relation named `name` (a many-to-many one) is a field of its type: not hidden by name. */
+  relationVisible(model: ModelDef, name: string): boolean;
   /** The gate that unlocks a private column (undefined for a public one). */
   unlockOf(model: ModelDef, col: ColumnDef): IdentityGate | undefined;
   /** The table has a gate (its query fields are nullable). */
@@ -35,6 +37,7 @@ export function readAccess(config: GraphqlConfig): ReadAccess {
       if (col.name === PASSWORD_HASH || col.hidden || config.hidden.get(model.table)?.has(col.name)) return false;
       return !col.private || config.unlocks.get(model.table)?.has(col.name) === true;
     },
+    relationVisible: (model, name) => config.hidden.get(model.table)?.has(name) !== true,
     unlockOf: (model, col) => (col.private ? config.unlocks.get(model.table)?.get(col.name) : undefined),
     gated: (table) => config.exposed.get(table) !== undefined,
   };

@@ -39,3 +39,30 @@ export function signalIterator(events: EventBus, signal: SignalName, table: stri
     },
   };
 }
+
+/**
+ * The events of `source` that `keep` answers for (with what it answers): an event it answers
+ * undefined for is skipped (a subscriber out of the row's reach hears nothing of it). `return()`
+ * ends the source; a failure of `keep` ends the iteration with it.
+ */
+export function keptEvents(source: AsyncIterableIterator<SignalEvent>, keep: (e: SignalEvent) => Promise<SignalEvent | undefined>): AsyncIterableIterator<SignalEvent> {
+  const end = (): Promise<IteratorResult<SignalEvent>> => source.return?.() ?? Promise.resolve({ value: undefined, done: true });
+  return {
+    next: async () => {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) return step;
+        const kept = await keep(step.value);
+        if (kept) return { value: kept, done: false };
+      }
+    },
+    return: end,
+    throw: async (error: unknown) => {
+      await end();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

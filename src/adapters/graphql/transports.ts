@@ -75,7 +75,7 @@ function notOneRequest(req: GraphqlHttpRequest): GraphqlHttpResponse | undefined
 
 /**
  * `POST /graphql`: GraphQL over HTTP (graphql-http). The pipeline parses and validates; a
- * document it refuses answers 400 whatever the Accept header.
+ * document it refuses, or variables that do not coerce, answer per media type (`requestErrors`).
  */
 export function graphqlOverHttp(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse> {
   let serve: ((req: GraphqlHttpRequest) => Promise<GraphqlHttpResponse>) | undefined;
@@ -93,9 +93,10 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
       (context as ContextWriting)[WRITTEN] = req.context;
       const prepared = pipeline.prepare(params, context);
       if (!Array.isArray(prepared)) return prepared as never;
-      const json = header(req.raw, 'accept')?.includes('application/graphql-response+json') ? 'application/graphql-response+json' : 'application/json';
-      return [errorBody(prepared as readonly GraphQLError[]), { status: 400, statusText: 'Bad Request', headers: { 'content-type': `${json}; charset=utf-8` } }];
+      return requestErrors(req.raw, prepared as readonly GraphQLError[]);
     },
+    // Variables that do not coerce end the request before execution: a result without `data`.
+    onOperation: (req, _args, result) => ('data' in result || !('errors' in result) || !result.errors ? undefined : requestErrors(req.raw, result.errors.map((e) => formatGraphqlError(e as GraphQLError)))),
   });
   return async (req) => {
     const refused = notOneRequest(req);
@@ -105,6 +106,17 @@ function httpTransport(pipeline: GraphqlPipeline): (req: GraphqlHttpRequest) => 
     const text = written.text;
     return { status: init.status, body: text !== undefined && init.status === 200 ? text : (body ?? null), headers: stringHeaders(init.headers) };
   };
+}
+
+/**
+ * A request error (a document the pipeline refused, variables that do not coerce) with GraphQL
+ * over HTTP's status for the accepted media type: 200 under `application/json` (the spec's
+ * SHOULD for legacy clients), 400 under `application/graphql-response+json` (its MUST).
+ */
+function requestErrors(req: GraphqlHttpRequest, errors: readonly GraphQLError[]): [string, { status: number; statusText: string; headers: Record<string, string> }] {
+  const modern = header(req, 'accept')?.includes('application/graphql-response+json') === true;
+  const type = modern ? 'application/graphql-response+json' : 'application/json';
+  return [errorBody(errors), { status: modern ? 400 : 200, statusText: modern ? 'Bad Request' : 'OK', headers: { 'content-type': `${type}; charset=utf-8` } }];
 }
 
 const WRITTEN = Symbol('portico.graphqlWrittenText');

@@ -11,6 +11,7 @@ export const CSRF_FIELD = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+const NO_ORIGINS: ReadonlySet<string> = new Set();
 
 export interface CsrfOptions {
   readonly secret: string;
@@ -22,9 +23,19 @@ export interface CsrfOptions {
   readonly sessionCookie: string;
   readonly secure: boolean;
   readonly bodyLimit?: number;
+  /** Origins besides the app's own (`ctx.origin`) whose pages may send checked requests. */
+  readonly trustedOrigins?: ReadonlySet<string>;
 }
 
-const sign = (secret: string, nonce: string): string => createHmac('sha256', secret).update(nonce).digest('base64url');
+/**
+ * A token's MAC binds its nonce to the session cookie of the request it was minted for (none
+ * before a session exists): a token seen in one session is worthless in another.
+ */
+const sign = (secret: string, nonce: string, session: string): string => createHmac('sha256', secret).update(`${nonce}\0${session}`).digest('base64url');
+
+/** The session a token minted or checked now is bound to: the cookie this response sets (login, logout), else the request's. */
+const boundSession = (ctx: Koa.Context, options: CsrfOptions): string =>
+  typeof ctx.state.sessionToken === 'string' ? ctx.state.sessionToken : (readCookie(ctx, options.sessionCookie) ?? '');
 
 /** True when `path` is `prefix` or below it, on segment boundaries. */
 export function underPrefix(path: string, prefix: string): boolean {
@@ -32,23 +43,46 @@ export function underPrefix(path: string, prefix: string): boolean {
   return p === '' || path === p || path.startsWith(`${p}/`);
 }
 
-function valid(secret: string, token: string | undefined): token is string {
+function valid(secret: string, token: string | undefined, session: string): token is string {
   if (!token || token.length > 200) return false;
   const [nonce, mac] = token.split('.');
   if (!nonce || !mac) return false;
-  return sameSecret(sign(secret, nonce), mac);
+  return sameSecret(sign(secret, nonce, session), mac);
 }
 
-/** The request's CSRF cookie when its signature holds. */
-function validCookieToken(ctx: Koa.Context, secret: string): string | undefined {
+/** The request's CSRF cookie when its signature holds for the request's session. */
+function validCookieToken(ctx: Koa.Context, options: CsrfOptions): string | undefined {
   const token = readCookie(ctx, CSRF_COOKIE);
-  return valid(secret, token) ? token : undefined;
+  return valid(options.secret, token, boundSession(ctx, options)) ? token : undefined;
+}
+
+/**
+ * Why a checked request's page is not the app's (Django's origin and referer checks), or
+ * undefined: `Origin` must be the app's origin or a trusted one; over HTTPS, without `Origin`,
+ * so must `Referer`, and a request with neither is refused (a browser sends one).
+ */
+function foreignOrigin(ctx: Koa.Context, trusted: ReadonlySet<string>): string | undefined {
+  const origin = ctx.get('origin');
+  // As Django: the Referer is checked over HTTPS only (over HTTP anyone on the path can forge it, and proxies strip it).
+  const https = ctx.protocol === 'https';
+  const claimed = origin || (https ? ctx.get('referer') : '');
+  if (!claimed) return https ? 'the request carries neither Origin nor Referer' : undefined;
+  let given = 'null';
+  try {
+    given = new URL(claimed).origin;
+  } catch {
+    // an unparsable header names no origin: refused below
+  }
+  // The app's origin as the routes see it (X-Forwarded-Proto and -Host behind trusted proxies).
+  const own = `${ctx.protocol}://${ctx.host}`;
+  if (given !== 'null' && (given === own || trusted.has(given))) return undefined;
+  return `${origin ? 'Origin' : 'Referer'} ${JSON.stringify(origin ? claimed : given)} is neither ${own} nor a trusted origin (trustedOrigins)`;
 }
 
 /** A fresh signed token, set as the CSRF cookie. */
 function mint(ctx: Koa.Context, options: CsrfOptions): string {
   const nonce = randomBytes(24).toString('base64url');
-  const token = `${nonce}.${sign(options.secret, nonce)}`;
+  const token = `${nonce}.${sign(options.secret, nonce, boundSession(ctx, options))}`;
   setCookie(ctx, CSRF_COOKIE, token, { sameSite: 'Lax', secure: options.secure, maxAge: 365 * 24 * 3600 });
   return token;
 }
@@ -58,7 +92,9 @@ function mint(ctx: Koa.Context, options: CsrfOptions): string {
  * signed token of the `portico_csrf` cookie, minting it (and setting the cookie) on first use
  * when it is missing or forged; `csrfInput()` calls it.
  * Unsafe requests that are form posts, target a form-auth route, or carry the session cookie must
- * echo the cookie's token in the `csrf_token` field or the `X-CSRF-Token` header; otherwise 403.
+ * come from the app's origin or a trusted one (`Origin`, else `Referer`), and echo the cookie's
+ * token in the `csrf_token` field or the `X-CSRF-Token` header; otherwise 403. The token is bound
+ * to the session cookie once there is one (and rotated at login and logout).
  * Requests with neither form body nor session cookie (bearer or anonymous JSON) are not subject to it.
  */
 export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
@@ -71,7 +107,7 @@ export function csrfMiddleware(options: CsrfOptions): Koa.Middleware {
     let read = false;
     ctx.state.csrfToken = (): string => {
       if (!read) {
-        token = validCookieToken(ctx, options.secret);
+        token = validCookieToken(ctx, options);
         read = true;
       }
       token ??= mint(ctx, options);
@@ -89,13 +125,15 @@ function checkUnsafe(options: CsrfOptions): Koa.Middleware {
     const checked =
       form || readCookie(ctx, options.sessionCookie) !== undefined || options.protectedPrefixes().some((p) => underPrefix(ctx.path, p));
     if (!checked) return next();
+    const foreign = foreignOrigin(ctx, options.trustedOrigins ?? NO_ORIGINS);
+    if (foreign) throw new DomainError('csrf_failed', `CSRF check failed: ${foreign}`);
     let submitted = ctx.get(CSRF_HEADER) || undefined;
     if (!submitted && form) {
       const fields = await readFormBody(ctx.req, options.bodyLimit);
       ctx.state.formBody = fields;
       submitted = fields[CSRF_FIELD];
     }
-    const cookieToken = validCookieToken(ctx, options.secret);
+    const cookieToken = validCookieToken(ctx, options);
     if (!cookieToken || !submitted || !sameSecret(submitted, cookieToken)) {
       throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
     }

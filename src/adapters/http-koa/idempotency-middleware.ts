@@ -11,9 +11,9 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE (DESIGN §3 "idempotency"). The body is read here
  * (and handed on to the route) to fingerprint the request; the caller's scope is a hash of its
- * credentials (Authorization header or session cookie), so keys never cross callers. A retry
- * gets the first answer, replayed with `Idempotent-Replayed: true`. Requests without the header
- * pass through untouched.
+ * credentials (Authorization header or session cookie), so keys never cross callers; an `If-Match`
+ * is part of the request. A retry gets the first answer (with its `ETag`), replayed with
+ * `Idempotent-Replayed: true`. Requests without the header pass through untouched.
  */
 export function idempotencyMiddleware(requests: IdempotentRequests, options: { sessionCookie: string; bodyLimit?: number }): Koa.Middleware {
   const remembered = rememberedAnswer(requests, options);
@@ -32,11 +32,14 @@ function rememberedAnswer(
     if (!KEY.test(key)) throw new DomainError('invalid_input', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'invalid' }]);
     const text = await readText(ctx.req, options.bodyLimit);
     const scope = sha256(`${ctx.get('authorization')}\n${ctx.cookies.get(options.sessionCookie) ?? ''}`);
-    const fingerprint = sha256(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${ctx.get('content-type')}\n${text}`);
+    // A precondition is part of the request (a line of its own first: no request line starts with `[`).
+    const ifMatch = ctx.get('if-match');
+    const fingerprint = sha256(`${ifMatch ? `${JSON.stringify([ifMatch])}\n` : ''}${ctx.method} ${ctx.path}?${ctx.querystring}\n${ctx.get('content-type')}\n${text}`);
     const decision = await requests.begin(key, scope, fingerprint);
     if (decision.kind === 'replay') {
       ctx.status = decision.answer.status;
       ctx.set('Idempotent-Replayed', 'true');
+      if (decision.answer.etag) ctx.set('ETag', decision.answer.etag);
       if (decision.answer.body !== '') {
         ctx.type = decision.answer.type;
         ctx.body = decision.answer.body;
@@ -52,6 +55,7 @@ function rememberedAnswer(
     const raw: unknown = ctx.body;
     if (raw !== null && typeof raw === 'object' && 'pipe' in raw) return requests.abandon(key, scope); // a stream is not replayable
     const body = raw === undefined || raw === null ? '' : typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : JSON.stringify(raw);
-    await requests.finish(key, scope, { status: ctx.status, type: ctx.response.get('Content-Type') || 'application/json; charset=utf-8', body });
+    const etag = ctx.response.get('ETag');
+    await requests.finish(key, scope, { status: ctx.status, type: ctx.response.get('Content-Type') || 'application/json; charset=utf-8', body, ...(etag ? { etag } : {}) });
   };
 }

@@ -28,6 +28,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   privileged_field: 400,
   idempotency_key_reused: 422,
   idempotency_in_progress: 409,
+  precondition_failed: 412,
 };
 
 const TITLES: Readonly<Record<number, string>> = {
@@ -37,6 +38,7 @@ const TITLES: Readonly<Record<number, string>> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
@@ -61,6 +63,7 @@ const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   501: 'method_not_allowed',

@@ -76,6 +76,7 @@ class RequestSession implements SessionHandle {
 
   async logout(): Promise<void> {
     this.ctx.state.sessionChanged = true;
+    this.ctx.state.sessionToken = ''; // the CSRF token minted now is bound to no session
     const old = await this.load();
     if (old) await this.sessions.destroy(old.id);
     this.record = null;
@@ -108,6 +109,7 @@ class RequestSession implements SessionHandle {
     const created = await this.sessions.create(userId, this.data);
     this.record = created.record;
     this.dirty = false;
+    this.ctx.state.sessionToken = created.token; // the CSRF token minted now is bound to this session
     setCookie(this.ctx, SESSION_COOKIE, created.token, { ...this.cookie, maxAge: SESSION_LIFETIME_MS / 1000 });
   }
 }

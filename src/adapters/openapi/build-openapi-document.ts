@@ -3,7 +3,7 @@ import { allowedMethods } from '../../domain/rest/view-scope.js';
 import type { RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
 import { batch, bulkDeleteBody, WriteSchemas, type WriteBodies } from './openapi-inputs.js';
-import { errorResponseComponents, operation, type Gate } from './openapi-operations.js';
+import { errorResponseComponents, etagHeader, IF_MATCH, operation, type Gate } from './openapi-operations.js';
 import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, SHARED_PARAMETERS, type Json, type Names } from './openapi-schemas.js';
 
 /** The `info` of the document. */
@@ -164,7 +164,7 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
     base: under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`,
     parentParam: under ? [{ name: 'parent_id', in: 'path', required: true, description: `The key of the ${under.parent} row`, schema: keySchema(pkOf(served.resourceOf(under.parent))) }] : [],
     idParam: { name: 'id', in: 'path', required: true, description: `The key of the ${table} row`, schema: keySchema(pkOf(resource)) },
-    row: (description) => ({ description, content: json(ref('schemas', names.read)) }),
+    row: (description) => ({ description, headers: etagHeader(true), content: json(ref('schemas', names.read)) }),
     rows: (description) => ({ description, content: json({ type: 'array', items: ref('schemas', names.read) }) }),
   };
   const paths: Record<string, Json> = {};
@@ -204,7 +204,12 @@ function listAndCreate({ resource, names, bodies, n, include, scoped, row }: Pat
         (bulk ? ` A JSON array of 1 to 1000 items creates them all in one transaction and answers the created rows as an array; a failing item rolls the batch back and is named by its index${resource.model.manyToMany.length > 0 ? ' (batch items carry no many-to-many links)' : ''}.` : ''),
       gates: [[resource, 'add'], ...n.nestedGates(['add'])],
       body: bulk ? { oneOf: [bodies.create, batch(bodies.bulkItem)] } : bodies.create,
-      success: ['201', bulk ? { description: 'The created row, or the created rows of a batch', content: json({ oneOf: [ref('schemas', names.read), { type: 'array', items: ref('schemas', names.read) }] }) } : row('The created row')],
+      success: [
+        '201',
+        bulk
+          ? { description: 'The created row (with its `ETag`), or the created rows of a batch', headers: etagHeader(false), content: json({ oneOf: [ref('schemas', names.read), { type: 'array', items: ref('schemas', names.read) }] }) }
+          : row('The created row'),
+      ],
       errors: scoped,
     });
   }
@@ -261,10 +266,11 @@ function detailReads({ resource, names, n, include, row }: PathContext): Json {
     det.delete = operation(resource, {
       id: `delete${names.base}`,
       summary: `Delete one ${table} row`,
-      description: `Deletes the row and answers 204; a row still referenced by other rows answers 409.${n.softDelete}${n.under}`,
+      description: `Deletes the row and answers 204; a row still referenced by other rows answers 409. With \`If-Match\`, only the version it names (else 412).${n.softDelete}${n.under}`,
       gates: [[resource, 'delete']],
+      parameters: [IF_MATCH],
       success: ['204', { description: 'Deleted' }],
-      errors: ['404', '409'],
+      errors: ['404', '409', '412'],
     });
   }
   return det;
@@ -276,26 +282,29 @@ function detailWrites({ resource, names, bodies, n, row }: PathContext): Json {
   const detail = allowedMethods(resource.actions, 'detail');
   const det: Json = {};
   const keyFromUrl = 'The key comes from the URL: a different key in the body answers 400.';
+  const ifMatchNote = ' With `If-Match`, only the version it names is changed (else 412, nothing written).';
   if (detail.includes('PUT')) {
     det.put = operation(resource, {
       id: `update${names.base}`,
       summary: `Replace one ${table} row`,
-      description: `Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. ${keyFromUrl}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      description: `Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. ${keyFromUrl}${ifMatchNote}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
       gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      parameters: [IF_MATCH],
       body: bodies.replace,
       success: ['200', row('The updated row')],
-      errors: ['404'],
+      errors: ['404', '412'],
     });
   }
   if (detail.includes('PATCH')) {
     det.patch = operation(resource, {
       id: `partialUpdate${names.base}`,
       summary: `Change some columns of one ${table} row`,
-      description: `Changes only the columns named and answers the re-read row. ${keyFromUrl}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
+      description: `Changes only the columns named and answers the re-read row. ${keyFromUrl}${ifMatchNote}${n.policy}${n.fkFromUrl}${n.nested}${n.under}`,
       gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
+      parameters: [IF_MATCH],
       body: bodies.patch,
       success: ['200', row('The updated row')],
-      errors: ['404'],
+      errors: ['404', '412'],
     });
   }
   return det;

@@ -31,6 +31,10 @@ export const ERROR_RESPONSES: Readonly<Record<string, ErrorResponse>> = {
     name: 'Conflict',
     description: 'The row is still referenced by other rows (`still_referenced`), or the first request with this `Idempotency-Key` is still running (`idempotency_in_progress`, with `Retry-After`)',
   },
+  '412': {
+    name: 'PreconditionFailed',
+    description: 'The `If-Match` header names no current version of the row (a stale or weak entity tag); nothing was written (`precondition_failed`)',
+  },
   '413': { name: 'PayloadTooLarge', description: 'The body exceeds the request body limit of 1 MiB (`payload_too_large`)' },
   '415': { name: 'UnsupportedMediaType', description: 'The body is not `application/json` (`unsupported_media_type`)' },
   '422': { name: 'IdempotencyKeyReused', description: 'The `Idempotency-Key` was used for a different request within 24 hours (`idempotency_key_reused`)' },
@@ -50,6 +54,21 @@ const IDEMPOTENCY_KEY: Json = {
   description: 'Makes the write safe to retry: the same key and request within 24 hours get the first answer (with `Idempotent-Replayed: true`)',
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
 };
+
+/** The optional precondition of a detail write (RFC 9110 §13.1.1). */
+export const IF_MATCH: Json = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Write only if the row is still at one of these versions: `*`, or a list of the strong `ETag`s of its detail answers (weak tags never match). Compared in the writing transaction; a stale one answers 412 `precondition_failed`',
+  schema: { type: 'string' },
+};
+
+/** The `ETag` of a one-row answer; `required` false where the operation may also answer a batch. */
+export const etagHeader = (required: boolean): Json => ({
+  ETag: { description: 'The strong entity tag of the row as stored: send it back as `If-Match` to write only that version', required, schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' } },
+});
 
 /** The shared error response components, by name. */
 export function errorResponseComponents(): Record<string, Json> {

@@ -249,6 +249,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const filter = query.where ? this.condition(model, query.where) : undefined;
     for (const term of query.orderBy ?? []) this.column(model, term.column);
     if (query.perGroup) this.column(model, query.perGroup.column);
+    if (query.lock && query.perGroup) throw new Error(`find on ${table}: a locking read cannot take perGroup`);
     const byKey = { column: model.primaryKey, direction: 'asc' as const };
     // A condition that pins the key matches one row at most: no ORDER BY and no LIMIT 1 to send.
     const pinned = filter !== undefined && !query.orderBy?.length && query.offset === undefined && pinnedValue(filter, model.primaryKey) !== undefined;
@@ -265,6 +266,7 @@ export abstract class BaseRecordStore implements RecordStore {
     if (query.perGroup) raw.perGroup = { column: query.perGroup.column, limit: Math.max(0, Math.floor(query.perGroup.limit)) };
     const columns = this.projection(model, query.columns, query.withoutKey).columns;
     if (columns) raw.columns = columns;
+    if (query.lock) raw.lock = query.lock;
     return this.rawFind(model, raw);
   }
 

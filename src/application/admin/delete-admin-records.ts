@@ -5,13 +5,14 @@ import type { ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { DeleteRecord } from '../write/delete-record.js';
 import { writeAudit } from './admin-audit.js';
+import { adminScope, withScope } from './admin-rows.js';
 
 /** Rows of another table that keep a row from being deleted (a restricting foreign key). */
 export interface Blocker {
   readonly table: string;
   readonly column: string;
   readonly count: number;
-  /** A few of the referencing rows. */
+  /** A few of the referencing rows (those the caller reaches, when the referencing model has a row policy). */
   readonly sample: readonly Row[];
 }
 
@@ -35,8 +36,13 @@ export class DeleteAdminRecords {
     return new Set(this.registry.all().flatMap((m) => m.manyToMany.map((r) => r.through)));
   }
 
-  /** What keeps `ids` of `model` from being deleted; empty when they may go. Two statements per reverse relation. */
-  async blockers(model: ModelDef, ids: readonly Value[], store: RecordStore = this.store): Promise<Blocker[]> {
+  /**
+   * What keeps `ids` of `model` from being deleted; empty when they may go. Two statements per
+   * reverse relation. Every referencing row counts (each one blocks), but the sample shows only
+   * rows `identity` reaches under the referencing model's row policy (no sample without an identity:
+   * one statement per relation).
+   */
+  async blockers(model: ModelDef, ids: readonly Value[], identity?: Identity, store: RecordStore = this.store): Promise<Blocker[]> {
     if (model.softDelete || ids.length === 0) return [];
     const junctions = this.junctions();
     const out: Blocker[] = [];
@@ -45,19 +51,28 @@ export class DeleteAdminRecords {
       const where = { column: rel.column, op: 'in' as const, value: [...ids] };
       const count = await store.count(rel.table, where, { withDeleted: true });
       if (count === 0) continue;
-      const sample = await store.find(rel.table, { where, limit: SAMPLE, withDeleted: true });
+      const scope = identity ? adminScope(this.registry.require(rel.table), identity) : undefined;
+      const sample = identity ? await store.find(rel.table, { where: withScope(where, scope), limit: SAMPLE, withDeleted: true }) : [];
       out.push({ table: rel.table, column: rel.column, count, sample });
     }
     return out;
   }
 
-  /** Deletes `ids` (refusing with `still_referenced` when something blocks) and writes a history row for each. */
+  /**
+   * Deletes `ids` (refusing with `still_referenced` when something blocks) and writes a history
+   * row for each; for a caller who is not a superuser, one id out of the model's row policy is
+   * `not_found` and nothing is deleted.
+   */
   async execute(model: ModelDef, identity: Identity, ids: readonly Value[]): Promise<void> {
     await this.store.transaction(async (tx) => {
       for (const id of ids) {
-        await this.deleter.execute(tx, model, id, async (inner) => {
-          if ((await this.blockers(model, [id], inner)).length > 0) throw new DomainError('still_referenced', `${model.table} ${String(id)} is still referenced`);
-        }, identity);
+        await this.deleter.execute(tx, model, id, {
+          guard: async (inner) => {
+            if ((await this.blockers(model, [id], undefined, inner)).length > 0) throw new DomainError('still_referenced', `${model.table} ${String(id)} is still referenced`);
+          },
+          caller: identity,
+          everyRow: identity.isSuperuser,
+        });
         await writeAudit(tx, identity, 'delete', model.table, id, []);
       }
     });

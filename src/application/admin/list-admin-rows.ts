@@ -1,3 +1,4 @@
+import type { Identity } from '../../domain/auth/identity.js';
 import { labelColumn, searchColumns, type AdminModelOptions } from '../../domain/admin/admin-config.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ModelDef, Row, Value } from '../../domain/model/types.js';
@@ -7,6 +8,7 @@ import { fieldPolicy } from '../../domain/rest/field-policy.js';
 import { parseListQuery } from '../../domain/rest/list-query.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { keyText } from '../rest/m2m-links.js';
+import { AdminRows, adminScope } from './admin-rows.js';
 
 /** Rows per admin list page. */
 export const ADMIN_PAGE_SIZE = 50;
@@ -32,18 +34,25 @@ export interface AdminListPage {
  * The admin list: the REST list semantics (filters, lookups, ordering; an unknown or hidden
  * column is `invalid_query`), `q` searching the search fields, one page of rows, and the
  * labels of the foreign keys shown: a count, a page query and one query per foreign key shown,
- * whatever the table size.
+ * whatever the table size. For a caller who is not a superuser, the model's row policy is ANDed
+ * to everything (rows, count, pages), and a foreign key pointing at a row of a scoped model the
+ * caller does not reach shows its key only.
  */
 export class ListAdminRows {
+  private readonly reads: AdminRows;
+
   constructor(
     private readonly store: RecordStore,
     private readonly registry: ModelRegistry,
-  ) {}
+  ) {
+    this.reads = new AdminRows(store, registry);
+  }
 
-  async execute(model: ModelDef, options: AdminModelOptions, policy: FieldPolicy, request: AdminListRequest, shown: readonly string[]): Promise<AdminListPage> {
+  async execute(model: ModelDef, identity: Identity, options: AdminModelOptions, policy: FieldPolicy, request: AdminListRequest, shown: readonly string[]): Promise<AdminListPage> {
     const params = { ...request.filters, ...(request.ordering ? { ordering: request.ordering } : {}) };
     const query = parseListQuery(params, { registry: this.registry, model, visible: (table, column) => (table === model.table ? policy.readable(column) : true) });
-    const conditions: Condition[] = query.where ? [query.where] : [];
+    const scope = adminScope(model, identity);
+    const conditions: Condition[] = [...(scope ? [scope] : []), ...(query.where ? [query.where] : [])];
     const fields = searchColumns(model, options, policy);
     if (request.search !== '' && fields.length > 0) conditions.push({ any: fields.map((column) => ({ column, op: 'icontains' as const, value: request.search })) });
     if (request.deleted && model.softDelete) conditions.push({ column: 'deleted_at', op: 'isnull', value: false });
@@ -53,16 +62,16 @@ export class ListAdminRows {
       this.store.count(model.table, where, { withDeleted }),
       this.store.find(model.table, { ...(where ? { where } : {}), orderBy: query.orderBy, limit: ADMIN_PAGE_SIZE, offset: (Math.max(1, request.page) - 1) * ADMIN_PAGE_SIZE, withDeleted }),
     ]);
-    return { count, rows, labels: await this.labels(model, rows, shown) };
+    return { count, rows, labels: await this.labels(model, identity, rows, shown) };
   }
 
-  /** Display names of the targets of the foreign keys in `shown`, one `IN (…)` query per key. */
-  async labels(model: ModelDef, rows: readonly Row[], shown: readonly string[]): Promise<Map<string, Map<string, string>>> {
+  /** Display names of the targets of the foreign keys in `shown` that `identity` reaches, one `IN (…)` query per key. */
+  async labels(model: ModelDef, identity: Identity, rows: readonly Row[], shown: readonly string[]): Promise<Map<string, Map<string, string>>> {
     const out = new Map<string, Map<string, string>>();
     for (const col of model.columns.filter((c) => c.references && shown.includes(c.name))) {
       const target = this.registry.require(col.references?.table as string);
       const ids = [...new Set(rows.map((r) => r[col.name]).filter((v): v is Value => v !== null && v !== undefined))];
-      const found = ids.length === 0 ? [] : await this.store.getManyByIds(target.table, ids, { withDeleted: true });
+      const found = await this.reads.labelled(target, identity, ids);
       out.set(col.name, new Map(found.map((r) => [keyText(r[target.primaryKey]), rowLabel(target, r)])));
     }
     return out;

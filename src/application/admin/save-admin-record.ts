@@ -1,22 +1,30 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
-import type { ModelRegistry } from '../../domain/model/model-registry.js';
+import { columnOf, type ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ModelDef, Row, Value } from '../../domain/model/types.js';
+import { parseTextValue } from '../../domain/rest/list-query.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { keyText, linkIds, loadLinks, replaceLinks } from '../rest/m2m-links.js';
 import { CreateRecord } from '../write/create-record.js';
 import { UpdateRecord } from '../write/update-record.js';
 import type { WriteSurface } from '../write/write-body.js';
 import { writeAudit } from './admin-audit.js';
+import { adminScope, refuseForeignChoices } from './admin-rows.js';
 
 const same = (a: Value | undefined, b: Value | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** Splits the many-to-many id lists off a body (they are written through the junction tables). */
-function splitLinks(model: ModelDef, body: Record<string, unknown>): { columns: Record<string, unknown>; links: Map<string, unknown> } {
+/**
+ * Splits the many-to-many id lists off a body (they are written through the junction tables).
+ * A form posts every id as text: each is read as the target key's type (`'7'` is 7 for an integer
+ * key), and left as posted when it is not one, for `linkIds` to refuse.
+ */
+function splitLinks(registry: ModelRegistry, model: ModelDef, body: Record<string, unknown>): { columns: Record<string, unknown>; links: Map<string, unknown> } {
   const columns = { ...body };
   const links = new Map<string, unknown>();
   for (const rel of model.manyToMany) {
-    if (rel.name in columns) links.set(rel.name, columns[rel.name]);
+    const posted = columns[rel.name];
+    const column = columnOf(registry.require(rel.through), rel.targetColumn);
+    if (rel.name in columns) links.set(rel.name, Array.isArray(posted) && column ? posted.map((v: unknown) => (typeof v === 'string' ? (parseTextValue(column, v) ?? v) : v)) : posted);
     delete columns[rel.name];
   }
   return { columns, links };
@@ -25,7 +33,10 @@ function splitLinks(model: ModelDef, body: Record<string, unknown>): { columns: 
 /**
  * The admin's create and change: the shared write path (`CreateRecord`, `UpdateRecord`: field
  * policy, privileged columns, server-set columns, signals), the many-to-many links, and the
- * history row, all in one transaction.
+ * history row, all in one transaction. For a caller who is not a superuser the model's row
+ * policy holds (another owner's row is `not_found`; a row given to another owner is `forbidden`),
+ * and a foreign key or link newly pointing at another owner's row of a scoped model is
+ * `invalid_input` beside its field.
  */
 export class SaveAdminRecord {
   private readonly creator = new CreateRecord();
@@ -38,9 +49,10 @@ export class SaveAdminRecord {
 
   async create(surface: WriteSurface, identity: Identity, body: Record<string, unknown>): Promise<Row> {
     const { model } = surface;
-    const { columns, links } = splitLinks(model, body);
+    const { columns, links } = splitLinks(this.registry, model, body);
     return this.store.transaction(async (tx) => {
-      const row = await this.creator.execute(tx, surface, identity, columns);
+      await refuseForeignChoices(tx, this.registry, model, identity, { columns: this.writable(surface, columns), links: this.linkLists(model, links) });
+      const row = await this.creator.execute(tx, surface, identity, columns, undefined, { everyRow: identity.isSuperuser });
       await this.writeLinks(tx, model, row, links);
       const written = Object.keys(columns).filter((c) => surface.policy.writable(c));
       await writeAudit(tx, identity, 'add', model.table, row[model.primaryKey] ?? null, [...written, ...links.keys()]);
@@ -50,14 +62,16 @@ export class SaveAdminRecord {
 
   async update(surface: WriteSurface, identity: Identity, id: Value, body: Record<string, unknown>, guard?: (before: Row) => void): Promise<Row> {
     const { model } = surface;
-    const { columns, links } = splitLinks(model, body);
+    const { columns, links } = splitLinks(this.registry, model, body);
     return this.store.transaction(async (tx) => {
-      const before = await tx.getById(model.table, id);
+      const scope = adminScope(model, identity);
+      const before = scope ? ((await tx.find(model.table, { where: { all: [{ column: model.primaryKey, op: 'eq', value: id }, scope] }, limit: 1 }))[0] ?? null) : await tx.getById(model.table, id);
       if (!before) throw new DomainError('not_found', `${model.table} ${String(id)} not found`);
       guard?.(before);
-      const after = await this.updater.execute(tx, surface, identity, id, columns);
-      const changed = model.columns.map((c) => c.name).filter((c) => !same(before[c], after[c]));
       const oldLinks = await Promise.all(model.manyToMany.filter((r) => links.has(r.name)).map(async (r) => [r.name, (await loadLinks(tx, this.registry, model, r, [before]))[0] ?? []] as const));
+      await refuseForeignChoices(tx, this.registry, model, identity, { columns: this.writable(surface, columns), links: this.linkLists(model, links), before, oldLinks: new Map(oldLinks) });
+      const after = await this.updater.execute(tx, surface, identity, id, columns, { everyRow: identity.isSuperuser });
+      const changed = model.columns.map((c) => c.name).filter((c) => !same(before[c], after[c]));
       await this.writeLinks(tx, model, after, links);
       for (const [name, old] of oldLinks) {
         const now = linkIds(this.registry, model.manyToMany.find((r) => r.name === name) as ModelDef['manyToMany'][number], links.get(name), name);
@@ -66,6 +80,16 @@ export class SaveAdminRecord {
       await writeAudit(tx, identity, 'change', model.table, id, changed);
       return after;
     });
+  }
+
+  /** The posted columns the write path would write (the others are stripped or refused there). */
+  private writable(surface: WriteSurface, columns: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(columns).filter(([c]) => surface.policy.writable(c)));
+  }
+
+  /** The posted many-to-many ids, checked (`invalid_input` for a malformed list). */
+  private linkLists(model: ModelDef, links: Map<string, unknown>): Map<string, Value[]> {
+    return new Map(model.manyToMany.filter((r) => links.has(r.name)).map((r) => [r.name, linkIds(this.registry, r, links.get(r.name), r.name)]));
   }
 
   private async writeLinks(tx: RecordStore, model: ModelDef, row: Row, links: Map<string, unknown>): Promise<void> {

@@ -4,11 +4,12 @@ import type { Condition } from '../../domain/query/condition.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RecordStore } from '../../ports/record-store.js';
 
-/** An answer worth replaying: its status, content type and body text. */
+/** An answer worth replaying: its status, content type and body text, and the ETag of a one-row answer. */
 export interface StoredAnswer {
   readonly status: number;
   readonly type: string;
   readonly body: string;
+  readonly etag?: string;
 }
 
 /** What to do with a request that carries an Idempotency-Key. */
@@ -70,7 +71,7 @@ export class IdempotentRequests {
     if (answer.status >= 500) return this.abandon(key, scope);
     await this.store.updateWhere('idempotency_key', keyed(key, scope), {
       status: answer.status,
-      response: { status: answer.status, type: answer.type, body: answer.body },
+      response: { status: answer.status, type: answer.type, body: answer.body, ...(answer.etag ? { etag: answer.etag } : {}) },
     });
   }
 

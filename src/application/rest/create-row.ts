@@ -2,25 +2,30 @@ import type { Identity } from '../../domain/auth/identity.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { CreateRecord } from '../write/create-record.js';
-import type { HydrateIncludes, Presented } from './hydrate-includes.js';
+import type { EntityTags, TaggedRow } from './entity-tags.js';
+import type { HydrateIncludes } from './hydrate-includes.js';
 import type { NestedWrites } from './nested-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
 
-/** The REST Create action: permission, then the shared create path; 201 with the stored row. */
+/** The REST Create action: permission, then the shared create path; 201 with the stored row and its entity tag. */
 export class CreateRow {
   private readonly create = new CreateRecord();
 
   constructor(
     private readonly store: RecordStore,
     private readonly hydrate: HydrateIncludes,
+    private readonly tags: EntityTags,
     private readonly nested?: NestedWrites,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<Presented> {
+  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<TaggedRow> {
     authorize(resource, identity, 'add');
-    if (!parent && this.nested?.applies(resource, body)) return this.nested.create(resource, identity, body);
+    if (!parent && this.nested?.applies(resource, body)) {
+      const tree = await this.nested.create(resource, identity, body);
+      return { body: tree.body, etag: this.tags.of(resource.model, tree.row) };
+    }
     const stored = await this.create.execute(this.store, resource, identity, body, parent);
     const [presented] = await this.hydrate.execute(resource, [stored], []);
-    return presented as Presented;
+    return { body: presented as TaggedRow['body'], etag: this.tags.of(resource.model, stored) };
   }
 }

@@ -1,13 +1,27 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
-import type { Value } from '../../domain/model/types.js';
+import type { Row, Value } from '../../domain/model/types.js';
 import { presentRow } from '../../domain/rest/field-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Presented } from './hydrate-includes.js';
 import { updateNestedTreeGated, writeNestedTreeGated, type NestedSpec, type NestedWriteGate, type WrittenTree } from './nested-tree.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
+import { keepsOwner, ownRow } from '../../domain/model/row-policy.js';
+import { outOfReach } from '../write/row-access.js';
 import { checkCreateKey, withServerFields, writableFields } from '../write/write-body.js';
+
+/** A nested write's answer: the tree presented, and its root row as stored (for its entity tag). */
+export interface WrittenRoot {
+  readonly body: Presented;
+  readonly row: Row;
+}
+
+/** A check of the root row of a nested update, made on the row as its transaction reads it (locked when `lock`). */
+export interface RootCheck {
+  readonly lock: 'update' | undefined;
+  readonly check: (row: Row) => void;
+}
 
 /**
  * Nested writes through REST (SPEC "Nested writes"): the tree writer behind the gate that keeps
@@ -33,29 +47,46 @@ export class NestedWrites {
     return declared.some((d) => d.key in body) || resource.model.manyToMany.some((rel) => rel.name in body && resource.policy.writable(rel.name));
   }
 
-  async create(resource: RestResource, identity: Identity, body: unknown): Promise<Presented> {
+  /** Writes the tree in one transaction; answers it presented, and the root row as stored. */
+  async create(resource: RestResource, identity: Identity, body: unknown): Promise<WrittenRoot> {
     const tree = await this.store.transaction((tx) => writeNestedTreeGated(tx, this.registry, this.spec, resource.model.table, body, this.gate(identity)));
-    return this.present(tree, resource.model.table);
+    return { body: this.present(tree, resource.model.table), row: tree.row };
   }
 
-  async update(resource: RestResource, identity: Identity, id: Value, body: unknown): Promise<Presented> {
-    const tree = await this.store.transaction((tx) => updateNestedTreeGated(tx, this.registry, this.spec, resource.model.table, id, body, this.gate(identity)));
-    return this.present(tree, resource.model.table);
+  /**
+   * Updates the tree in one transaction; answers it presented, and the root row as stored.
+   * `root` checks the root row as the transaction reads it first (`lock`ed when asked), before
+   * anything is written: an If-Match precondition.
+   */
+  async update(resource: RestResource, identity: Identity, id: Value, body: unknown, root?: RootCheck): Promise<WrittenRoot> {
+    const tree = await this.store.transaction((tx) => updateNestedTreeGated(tx, this.registry, this.spec, resource.model.table, id, body, this.gate(identity, root)));
+    return { body: this.present(tree, resource.model.table), row: tree.row };
   }
 
-  private gate(identity: Identity): NestedWriteGate {
+  private gate(identity: Identity, root?: RootCheck): NestedWriteGate {
+    // The tree writer asks about the root row first, before any child: the check is for that call only.
+    let pending = root;
     return {
       fields: (table, node, mode) => {
         const r = this.resourceOf(table);
         if (mode === 'create') checkCreateKey(r.model, node); // DESIGN §3 "keys in write bodies", at every level
         const fields = writableFields(r, node);
-        return mode === 'create' ? withServerFields(r.model, identity, fields) : fields;
+        if (mode === 'update') {
+          if (!keepsOwner(r.model.rowPolicy, identity, fields)) throw outOfReach(r.model);
+          return fields;
+        }
+        const owned = ownRow(r.model.rowPolicy, identity, withServerFields(r.model, identity, fields));
+        if (owned === 'foreign') throw outOfReach(r.model);
+        return owned;
       },
       mayCreate: (table) => authorize(this.resourceOf(table), identity, 'add'),
       mayUpdate: async (table, id, tx) => {
         const r = this.resourceOf(table);
         authorize(r, identity, 'change');
-        await findScoped(tx, r, identity, id);
+        const check = pending;
+        pending = undefined;
+        const row = await findScoped(tx, r, identity, id, undefined, check?.lock);
+        check?.check(row);
       },
       // A relation the resource hides (`hide: ['tags']`) is stripped like a hidden column.
       linkable: (table, relation) => this.resourceOf(table).policy.writable(relation),

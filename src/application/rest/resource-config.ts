@@ -10,9 +10,12 @@ export interface ResourceConfig extends FieldConfig {
   readonly permission?: PermissionClass;
   /** The built-in actions served (default all five). */
   readonly views?: readonly CrudAction[];
-  /** Rows visible only where the caller's `column` equals the caller's id. */
+  /**
+   * Sugar for the model's row policy (`defineModel(…, { ownedBy })`): every surface (REST,
+   * GraphQL, admin) reaches only the rows whose `column` is the caller's id.
+   */
   readonly ownedBy?: string;
-  /** Further row filter per caller. */
+  /** Sugar for the model's row `scope`: a further row filter per caller, on every surface. */
   readonly scope?: ScopeFn;
   /** A throttle such as `'100/min'` per caller (by user id, else IP). */
   readonly throttle?: string;

@@ -1,5 +1,6 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
+import { rowScope } from '../../domain/model/row-policy.js';
 import type { ModelDef } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { fieldPolicy, type FieldPolicy } from '../../domain/rest/field-policy.js';
@@ -37,17 +38,11 @@ export function authorize(resource: RestResource, identity: Identity, action: Pe
 }
 
 /**
- * The row filter of the caller (SPEC "Parent-scoped sub-resources" 6: combined with AND):
- * `ownedBy(column)` (anonymous callers own nothing) and `scope(fn)`.
+ * The row filter of the caller (SPEC "Parent-scoped sub-resources" 6: combined with AND): the
+ * parent, and the model's row policy (`ownedBy`, `scope`; a resource's are sugar for it).
  */
 export function scopeOf(resource: RestResource, identity: Identity, parent?: ParentScope): Condition | undefined {
-  const parts: Condition[] = [];
-  if (parent) parts.push({ column: parent.column, op: 'eq', value: parent.value });
-  const owner = resource.config.ownedBy;
-  if (owner) parts.push(identity.isAuthenticated && identity.id !== null ? { column: owner, op: 'eq', value: identity.id } : { column: owner, op: 'in', value: [] });
-  const extra = resource.config.scope?.(identity);
-  if (extra) parts.push(extra);
-  return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { all: parts };
+  return and(parent ? { column: parent.column, op: 'eq', value: parent.value } : undefined, rowScope(resource.model.rowPolicy, identity));
 }
 
 /** ANDs conditions, dropping the undefined ones. */

@@ -1,36 +1,48 @@
 import type { Identity } from '../../domain/auth/identity.js';
-import type { Value } from '../../domain/model/types.js';
+import type { Row, Value } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { UpdateRecord, updateChanges } from '../write/update-record.js';
-import type { HydrateIncludes, Presented } from './hydrate-includes.js';
+import { comparesVersion, type EntityTags, type IfMatch, type TaggedRow } from './entity-tags.js';
+import type { HydrateIncludes } from './hydrate-includes.js';
 import type { NestedWrites } from './nested-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
 
-/** The REST Update action: PUT replaces (400 listing missing required columns), PATCH changes what it names; both answer the re-read row. */
+/**
+ * The REST Update action: PUT replaces (400 listing missing required columns), PATCH changes what
+ * it names; both answer the re-read row and its entity tag. With `If-Match`, the row is read
+ * locked in the writing transaction and its current tag must be one of those named (else 412
+ * `precondition_failed`, nothing written).
+ */
 export class UpdateRow {
   private readonly update = new UpdateRecord();
 
   constructor(
     private readonly store: RecordStore,
     private readonly hydrate: HydrateIncludes,
+    private readonly tags: EntityTags,
     private readonly nested?: NestedWrites,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope): Promise<Presented> {
+  async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope, ifMatch?: IfMatch): Promise<TaggedRow> {
     authorize(resource, identity, 'change');
+    const { model } = resource;
+    const lock = comparesVersion(ifMatch) ? 'update' : undefined;
+    const precondition = (current: Row): void => this.tags.check(model, current, ifMatch);
     // The nested writer's gate checks the scoped row inside the transaction.
     if (!parent && this.nested?.applies(resource, body)) {
       updateChanges(resource, body, !partial, undefined, id);
-      return this.nested.update(resource, identity, id, body);
+      const tree = await this.nested.update(resource, identity, id, body, ifMatch === undefined ? undefined : { lock, check: precondition });
+      return { body: tree.body, etag: this.tags.of(model, tree.row) };
     }
     const updated = await this.update.execute(this.store, resource, identity, id, body, {
       replace: !partial,
       ...(parent ? { parent } : {}),
-      guard: async (tx) => void (await findScoped(tx, resource, identity, id, parent)),
+      guard: async (tx) => precondition(await findScoped(tx, resource, identity, id, parent, lock)),
+      guardChecksScope: true,
     });
     const [presented] = await this.hydrate.execute(resource, [updated], []);
-    return presented as Presented;
+    return { body: presented as TaggedRow['body'], etag: this.tags.of(model, updated) };
   }
 }

@@ -3,6 +3,8 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import { keepsOwner } from '../../domain/model/row-policy.js';
+import { callerScope, outOfReach, requireInScope } from './row-access.js';
 import { checkUpdateKey, writableFields, type WriteSurface } from './write-body.js';
 
 /** How an update is made. */
@@ -11,15 +13,19 @@ export interface UpdateOptions {
   readonly replace?: boolean;
   /** The parent of a parent-scoped update. */
   readonly parent?: ParentScope;
-  /** Runs inside the transaction before the write (REST: the caller's row scope; throws not_found). */
+  /** Runs inside the transaction before the write (throws to refuse it). */
   readonly guard?: (tx: RecordStore) => Promise<void>;
+  /** The guard reads the row within the caller's row scope already (REST's, with the parent, in one read): no second check. */
+  readonly guardChecksScope?: boolean;
+  /** Every row, whatever the model's row policy (the admin's superusers). */
+  readonly everyRow?: boolean;
 }
 
-/** Columns a full replacement must carry: writable, NOT NULL, without default, not the key, not server-set. */
+/** Columns a full replacement must carry: writable, NOT NULL, without default, not the key, not server-set, not the owner (the caller's by the row policy). */
 export function requiredForReplace(surface: WriteSurface): string[] {
   return surface.model.columns
     .filter((c) => !c.primary && !c.nullable && !c.default && surface.policy.writable(c.name) && !surface.policy.privileged(c.name))
-    .filter((c) => !surface.model.setOnCreate[c.name])
+    .filter((c) => !surface.model.setOnCreate[c.name] && c.name !== surface.model.rowPolicy?.ownedBy)
     .map((c) => c.name);
 }
 
@@ -39,15 +45,23 @@ export function updateChanges(surface: WriteSurface, body: unknown, replace: boo
 
 /**
  * The one update path of every surface: the field policy on the body, the required columns of a
- * replacement, the guard and the write in one transaction; answers the stored row re-read.
+ * replacement, the model's row policy (another owner's row is not found; handing a row to
+ * another owner is refused, 403), the guard and the write in one transaction; answers the stored
+ * row re-read.
  */
 export class UpdateRecord {
   async execute(store: RecordStore, surface: WriteSurface, identity: Identity, id: Value, body: unknown, options: UpdateOptions = {}): Promise<Row> {
     const changes = updateChanges(surface, body, options.replace ?? false, options.parent, id);
-    const table = surface.model.table;
+    const { model } = surface;
+    const table = model.table;
+    const scope = callerScope(model, identity, options);
+    if (scope && !keepsOwner(model.rowPolicy, identity, changes)) throw outOfReach(model);
     const updated = await store.transaction(async (tx) => {
+      if (scope && !options.guardChecksScope) await requireInScope(tx, model, id, scope);
       await options.guard?.(tx);
-      return tx.update(table, id, changes, { caller: identity });
+      const row = await tx.update(table, id, changes, { caller: identity });
+      if (row && scope && model.rowPolicy?.scope) await requireInScope(tx, model, id, scope).catch(() => Promise.reject(outOfReach(model)));
+      return row;
     });
     if (!updated) throw new DomainError('not_found', `${table} ${String(id)} not found`);
     return updated;

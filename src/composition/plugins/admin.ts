@@ -1,6 +1,8 @@
+import { AdminRows } from '../../application/admin/admin-rows.js';
 import { DeleteAdminRecords } from '../../application/admin/delete-admin-records.js';
 import { ListAdminRows } from '../../application/admin/list-admin-rows.js';
 import { SaveAdminRecord } from '../../application/admin/save-admin-record.js';
+import { ReadAdminHistory } from '../../application/admin/read-admin-history.js';
 import { RestoreAdminRecord } from '../../application/admin/restore-admin-record.js';
 import { SetUserPassword } from '../../application/admin/set-user-password.js';
 import { adminRoutes } from '../../adapters/http-koa/admin/admin-routes.js';
@@ -64,7 +66,8 @@ export function admin(options: AdminOptions = {}): Plugin {
         logIn,
         appLabel: options.appLabel ?? 'app',
         registry: ctx.registry,
-        store: ctx.store,
+        rows: new AdminRows(ctx.store, ctx.registry),
+        history: new ReadAdminHistory(ctx.store, ctx.registry),
         models,
         permissions: ctx.getOptional(TOKENS.CheckPermission),
         list: new ListAdminRows(ctx.store, ctx.registry),

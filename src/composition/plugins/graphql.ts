@@ -7,6 +7,7 @@ import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
 import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
+import { rowScopes } from '../../adapters/graphql/row-scopes.js';
 import { ShuttingDown } from '../../domain/errors/domain-error.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
@@ -17,11 +18,13 @@ import { HANDSHAKE_OUTCOME } from '../upgrade-router.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
- * per-caller gates, hidden and private columns, relations batched per request, cursor
- * connections, mutations (`mutable`/`mutableIf`) and subscriptions (`subscribable`), over
- * `POST /graphql` (graphql-http; JSON only, 415 otherwise), `POST /graphql/sse` (graphql-sse) and
- * `/graphql/ws` (graphql-ws), all through one pipeline: the same limits, identity, error shape and
- * introspection policy on every transport.
+ * per-caller gates, the models' row policies on every read and write (a caller reaches only its
+ * rows: by id, in lists, connections, relations and many-to-many lists, in subscriptions), hidden
+ * and private columns, relations batched per request, cursor connections, mutations
+ * (`mutable`/`mutableIf`) and subscriptions (`subscribable`), over `POST /graphql` (graphql-http;
+ * JSON only, 415 otherwise), `POST /graphql/sse` (graphql-sse) and `/graphql/ws` (graphql-ws),
+ * all through one pipeline: the same limits, identity, error shape and introspection policy on
+ * every transport.
  *
  * @example
  * app.use(graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
@@ -117,6 +120,8 @@ export class GraphqlPlugin implements Plugin {
     this.schemaValue = schema;
     const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
+    // Every read ANDs the caller's row filter of its table (the models' row policies); without any policy, nothing to add.
+    const policed = ctx.registry.all().some((m) => m.rowPolicy !== undefined);
     const contextFor = (identity: Identity, signal: () => AbortSignal, departure: Departure): GraphqlContext => {
       let made: AbortSignal | undefined;
       return {
@@ -125,7 +130,7 @@ export class GraphqlPlugin implements Plugin {
           return (made ??= signal());
         },
         departure,
-        loaders: new Loaders(ctx.store, pk, departure),
+        loaders: new Loaders(ctx.store, pk, departure, policed ? rowScopes(ctx.registry, identity) : undefined),
         store: ctx.store,
         events: ctx.events,
       };

@@ -4,6 +4,7 @@ import type { RestServed } from '../../application/rest/rest-served.js';
 import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
 import { collectionPath, restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
 import { parseRate } from '../../domain/auth/throttle-rates.js';
+import type { RowPolicyDecl } from '../../domain/model/row-policy.js';
 import { assertEnforceableSchema } from '../../domain/rest/action-schema.js';
 import { isExposed } from '../../domain/rest/exposure.js';
 import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
@@ -11,7 +12,6 @@ import type { ResourceConfig } from '../../application/rest/resource-config.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 import { bindRestUseCases } from './rest-bindings.js';
-
 export interface RestOptions {
   /** Mount point (default `/api`; `''` mounts at the bare root, where the API root index is not served). */
   readonly prefix?: string;
@@ -61,6 +61,13 @@ export class RestPlugin implements Plugin {
     this.configs.set(config.table, config);
     return this;
   }
+  /** A resource's `ownedBy`/`scope`: sugar for its model's row policy, which every surface applies. */
+  get rowPolicies(): RowPolicyDecl[] {
+    return [...this.configs.values()]
+      .filter((c) => c.ownedBy !== undefined || c.scope !== undefined)
+      .map((c) => ({ table: c.table, by: `rest().resource({ table: '${c.table}' })`, policy: { ...(c.ownedBy !== undefined ? { ownedBy: c.ownedBy } : {}), ...(c.scope ? { scope: c.scope } : {}) } }));
+  }
+
   /** Equal to one `resource(...)` per item. */
   resources(configs: Iterable<ResourceConfig>): this {
     for (const c of configs) this.resource(c);
@@ -119,6 +126,10 @@ export class RestPlugin implements Plugin {
       }
       for (const n of config.nested ?? []) {
         if (!ctx.registry.has(n.table)) throw new Error(`rest: nested('${n.key}', '${n.table}') on ${table} names no registered model`);
+        // The nested writer applies ownedBy to every node, but cannot re-read a tree through a scope function: no silent hole.
+        for (const t of [table, n.table]) {
+          if (ctx.registry.require(t).rowPolicy?.scope) throw new Error(`rest: nested('${n.key}', '${n.table}') on ${table}: nested writes cannot apply the row scope function of ${t} (use ownedBy, or drop nested)`);
+        }
       }
       const under = config.under;
       if (under) {

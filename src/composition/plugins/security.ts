@@ -32,6 +32,7 @@ export function security(options: SecurityOptions = {}): Plugin {
           sessionCookie: SESSION_COOKIE,
           secure: ctx.production,
           bodyLimit: ctx.bodyLimit,
+          trustedOrigins: ctx.trustedOrigins,
           protectedPrefixes: () => [...protectedPrefixes],
         }),
       );

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'privileged_field',
   'idempotency_key_reused',
   'idempotency_in_progress',
+  'precondition_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,5 @@
 import type { ColumnBuilder } from './column.js';
+import type { RowPolicy, ScopeFn } from './row-policy.js';
 import type { ServerSetFn } from './types.js';
 
 /** What a host app declares for one model; the registry resolves it into a ModelDef. */
@@ -8,6 +9,8 @@ export interface ModelDecl {
   readonly manyToMany: Readonly<Record<string, { readonly target: string; readonly through: string }>>;
   readonly uniqueTogether: readonly (readonly string[])[];
   readonly setOnCreate?: Readonly<Record<string, ServerSetFn>>;
+  /** The model's row policy (`ownedBy`, `scope` of ModelOptions). */
+  readonly rowPolicy?: RowPolicy;
 }
 
 export interface ModelOptions {
@@ -20,6 +23,14 @@ export interface ModelOptions {
    * from a write body: `{ created_by_id: (who) => who.id }`.
    */
   setOnCreate?: Record<string, ServerSetFn>;
+  /**
+   * The row policy, on every surface: a caller reaches only the rows whose `ownedBy` column is
+   * their id (an anonymous caller none; a create without the column gets the caller's id, one
+   * naming another owner is refused). The admin shows superusers every row.
+   */
+  ownedBy?: string;
+  /** A further row filter per caller, on every surface, ANDed with `ownedBy`. */
+  scope?: ScopeFn;
 }
 
 /**
@@ -33,6 +44,7 @@ export interface ModelOptions {
  *   author_id: c.fk('author'),
  *   deleted_at: c.timestamp().nullable(),
  * }, { manyToMany: { tags: { target: 'tag', through: 'post_tags' } } });
+ * const note = defineModel('note', { id: c.id(), owner_id: c.fk('auth_user'), body: c.text() }, { ownedBy: 'owner_id' });
  */
 export function defineModel(
   table: string,
@@ -45,5 +57,6 @@ export function defineModel(
     manyToMany: { ...(options.manyToMany ?? {}) },
     uniqueTogether: (options.uniqueTogether ?? []).map((set) => [...set]),
     ...(options.setOnCreate ? { setOnCreate: { ...options.setOnCreate } } : {}),
+    ...(options.ownedBy !== undefined || options.scope ? { rowPolicy: { ...(options.ownedBy !== undefined ? { ownedBy: options.ownedBy } : {}), ...(options.scope ? { scope: options.scope } : {}) } } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { c } from './column.js';
 import type { ModelDecl } from './define-model.js';
+import { mergeRowPolicies, type RowPolicyDecl } from './row-policy.js';
 import type { ColumnDef, ManyToManyDef, ModelDef } from './types.js';
 
 /** Thrown at boot when a model declaration is inconsistent (a programming error, not a request error). */
@@ -31,14 +32,17 @@ export class ModelRegistry {
   }
 
   /** Resolves and validates declarations; junction tables of many-to-many relations are added. */
-  static build(decls: readonly ModelDecl[]): ModelRegistry {
+  static build(decls: readonly ModelDecl[], policies: readonly RowPolicyDecl[] = []): ModelRegistry {
     const seen = new Set<string>();
     for (const d of decls) {
       if (!NAME.test(d.table)) throw new ModelDefinitionError(`invalid table name "${d.table}"`);
       if (seen.has(d.table)) throw new ModelDefinitionError(`table "${d.table}" is declared twice`);
       seen.add(d.table);
     }
-    const all = [...decls, ...junctionDecls(decls, seen)];
+    for (const p of policies) {
+      if (!seen.has(p.table)) throw new ModelDefinitionError(`${p.by} declares a row policy for unknown table "${p.table}"`);
+    }
+    const all = [...decls, ...junctionDecls(decls, seen)].map((d) => withPolicies(d, policies));
     const declByTable = new Map(all.map((d) => [d.table, d]));
     return new ModelRegistry(all.map((d) => resolve(d, declByTable)));
   }
@@ -149,6 +153,8 @@ function resolve(d: ModelDecl, declByTable: ReadonlyMap<string, ModelDecl>): Mod
   for (const name of Object.keys(d.setOnCreate ?? {})) {
     if (!names.has(name)) throw new ModelDefinitionError(`setOnCreate names unknown column ${d.table}.${name}`);
   }
+  const owner = d.rowPolicy?.ownedBy;
+  if (owner !== undefined && !names.has(owner)) throw new ModelDefinitionError(`ownedBy names unknown column ${d.table}.${owner}`);
   const manyToMany: ManyToManyDef[] = Object.entries(d.manyToMany).map(([name, rel]) => {
     if (!declByTable.has(rel.target)) throw new ModelDefinitionError(`${d.table}.${name} targets unknown table "${rel.target}"`);
     const [sourceColumn, targetColumn] = junctionColumns(d.table, rel.target);
@@ -163,5 +169,18 @@ function resolve(d: ModelDecl, declByTable: ReadonlyMap<string, ModelDecl>): Mod
     manyToMany,
     uniqueTogether: d.uniqueTogether,
     setOnCreate: d.setOnCreate ?? {},
+    ...(d.rowPolicy ? { rowPolicy: d.rowPolicy } : {}),
   };
+}
+
+/** The declaration with its one row policy: the model's own and every surface's for it, merged. */
+function withPolicies(d: ModelDecl, policies: readonly RowPolicyDecl[]): ModelDecl {
+  const mine = policies.filter((p) => p.table === d.table);
+  if (mine.length === 0) return d;
+  try {
+    const rowPolicy = mergeRowPolicies(d.table, [...(d.rowPolicy ? [{ table: d.table, policy: d.rowPolicy, by: `defineModel('${d.table}')` }] : []), ...mine]);
+    return rowPolicy ? { ...d, rowPolicy } : d;
+  } catch (error) {
+    throw new ModelDefinitionError((error as Error).message);
+  }
 }

@@ -1,3 +1,4 @@
+import type { RowPolicy } from './row-policy.js';
 /**
  * Neutral model metadata. The host application declares models once (see `defineModel`);
  * every adapter (persistence, REST, GraphQL) derives its own view from these plain objects.
@@ -94,4 +95,6 @@ export interface ModelDef {
    * REST, GraphQL and every other surface); a write body may not supply them.
    */
   readonly setOnCreate: Readonly<Record<string, ServerSetFn>>;
+  /** Which rows a caller reaches, on every surface (the model's `ownedBy`/`scope`, and surfaces' sugar for it). */
+  readonly rowPolicy?: RowPolicy;
 }

@@ -42,6 +42,14 @@ export interface FindQuery {
    * key): a key read and parsed on every row is work for nothing.
    */
   readonly withoutKey?: boolean;
+  /**
+   * `'update'`: the rows read are locked against other writers until the transaction ends (SQL
+   * `select … for update` on PostgreSQL), so a read-check-write in one transaction sees the row
+   * as it is when it writes. SQLite and the in-memory store run write transactions one at a time,
+   * where the lock is implied. Outside a transaction it holds for the statement alone. Not with
+   * `perGroup`.
+   */
+  readonly lock?: 'update';
 }
 
 /** Shorthand constructors for conditions. */

@@ -1,5 +1,4 @@
 import type { Identity } from '../auth/identity.js';
-import type { Condition } from '../query/condition.js';
 import type { Row, Value } from '../model/types.js';
 
 /** The built-in CRUD actions a resource may serve (SPEC "View scope"). */
@@ -18,8 +17,7 @@ export interface PermissionClass {
   decide(identity: Identity, action: PermissionAction): PermissionDecision;
 }
 
-/** A row filter that depends on the caller (DRF's get_queryset), combined with AND. */
-export type ScopeFn = (identity: Identity) => Condition | undefined;
+export type { ScopeFn } from '../model/row-policy.js';
 
 /** Rewrites a column's value on the way out. */
 export type TransformFn = (value: Value, row: Row) => Value;

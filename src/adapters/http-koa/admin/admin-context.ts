@@ -1,9 +1,11 @@
 import type { AdminRights, PermissionSource } from '../../../application/admin/admin-rights.js';
 import { adminRights } from '../../../application/admin/admin-rights.js';
+import type { AdminRows } from '../../../application/admin/admin-rows.js';
 import type { DeleteAdminRecords } from '../../../application/admin/delete-admin-records.js';
 import type { LogIn } from '../../../application/auth/log-in.js';
 import type { ListAdminRows } from '../../../application/admin/list-admin-rows.js';
 import type { SaveAdminRecord } from '../../../application/admin/save-admin-record.js';
+import type { ReadAdminHistory } from '../../../application/admin/read-admin-history.js';
 import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
 import type { SetUserPassword } from '../../../application/admin/set-user-password.js';
 import { adminPolicy, type AdminModelOptions, type AdminPolicy } from '../../../domain/admin/admin-config.js';
@@ -12,7 +14,6 @@ import { isSafePath } from '../../../domain/auth/redirect-guard.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ModelDef } from '../../../domain/model/types.js';
-import type { RecordStore } from '../../../ports/record-store.js';
 import { sessionAuthentication } from '../authentication.js';
 import type { HttpRequest, HttpResponse } from '../http-route.js';
 import { csrfInput } from './csrf.js';
@@ -31,7 +32,9 @@ export interface AdminDeps {
   readonly logIn: LogIn;
   readonly appLabel: string;
   readonly registry: ModelRegistry;
-  readonly store: RecordStore;
+  /** Every read of rows, within the caller's row policy (superusers: every row); the pages never read the store themselves. */
+  readonly rows: AdminRows;
+  readonly history: ReadAdminHistory;
   /** The managed tables, in index order, with their options. */
   readonly models: ReadonlyMap<string, { readonly model: ModelDef; readonly options: AdminModelOptions }>;
   readonly permissions: PermissionSource | undefined;

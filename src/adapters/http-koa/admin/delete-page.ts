@@ -27,14 +27,13 @@ function blockerList(call: AdminCall, blockers: readonly Blocker[]): SafeHtml {
   })}</ul></div>`;
 }
 
-/** Loads the rows named by `ids` (staff may not delete a superuser unless superuser themselves). */
+/** Loads the rows named by `ids`: one out of the caller's row policy is a 404 for the whole selection; staff may not delete a superuser unless superuser themselves. */
 async function targets(call: AdminCall, entry: Entry, ids: readonly string[]): Promise<Row[]> {
   if (ids.length === 0) throw new DomainError('invalid_input', 'select at least one row');
   if (ids.length > 1000) throw new DomainError('invalid_input', 'select at most 1000 rows');
   const keys = ids.map((t) => parseKey(entry.model, t));
   if (keys.some((k) => k === undefined)) throw new DomainError('invalid_input', 'the selection names a key that is not valid');
-  const rows = await call.deps.store.getManyByIds(entry.model.table, keys as Value[]);
-  if (rows.length === 0) throw new DomainError('not_found', 'none of the selected rows exists');
+  const rows = await call.deps.rows.selection(entry.model, call.identity, keys as Value[]);
   for (const r of rows) guardSuperuserRow(call.identity, entry.model.table, r);
   return rows;
 }
@@ -45,7 +44,7 @@ export async function confirmDelete(call: AdminCall, entry: Entry, ids: readonly
   const { model, label } = entry;
   const rows = await targets(call, entry, ids);
   const keys = rows.map((r) => r[model.primaryKey] ?? null);
-  const blockers = await deps.remove.blockers(model, keys);
+  const blockers = await deps.remove.blockers(model, keys, call.identity);
   const base = `${deps.prefix}/${model.table}`;
   const list = html`<ul>${rows.map((r) => html`<li>${rowLabel(model, r)}</li>`)}</ul>`;
   const form = blockers.length

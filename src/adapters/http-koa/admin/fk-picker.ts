@@ -9,13 +9,13 @@ const LOOKUP_ROWS = 20;
 
 /**
  * `GET <prefix>/<table>/lookup?q=`: the rows of `table` whose search fields contain `q` (the list
- * page's search, with its rights: the caller must be able to view the table), as
+ * page's search, with its rights and row policy: the caller must be able to view the table), as
  * `[{ key, label }]`, at most 20. It feeds the foreign-key picker of tables past 100 rows.
  */
 export async function lookupRows(call: AdminCall): Promise<HttpResponse> {
   const { model, options, policy } = call.entry('view');
   const q = typeof call.req.query.q === 'string' ? call.req.query.q.slice(0, 200) : '';
-  const result = await call.deps.list.execute(model, options, policy, listRequest({ q }, options.ordering), []);
+  const result = await call.deps.list.execute(model, call.identity, options, policy, listRequest({ q }, options.ordering), []);
   const body = result.rows.slice(0, LOOKUP_ROWS).map((row) => ({ key: keyText(row[model.primaryKey]), label: rowLabel(model, row) }));
   return { status: 200, headers: { 'cache-control': 'no-store' }, body };
 }

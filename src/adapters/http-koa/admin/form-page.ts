@@ -1,4 +1,3 @@
-import { loadLinks } from '../../../application/rest/m2m-links.js';
 import { parseForm, type FormFields } from '../../../domain/admin/form-values.js';
 import { DomainError, type FieldError } from '../../../domain/errors/domain-error.js';
 import { columnOf } from '../../../domain/model/model-registry.js';
@@ -15,11 +14,11 @@ import type { SafeHtml } from '../safe-html.js';
 
 type Entry = ReturnType<AdminCall['entry']>;
 
-/** The row of the URL (soft-deleted rows included, so they can be viewed and restored); 404 when absent. */
+/** The row of the URL (soft-deleted rows included, so they can be viewed and restored); 404 when absent or out of the caller's row policy. */
 export async function loadRow(call: AdminCall, entry: Entry): Promise<{ id: Value; row: Row }> {
   const text = call.req.params.id ?? '';
   const id = parseKey(entry.model, text);
-  const row = id === undefined ? null : await call.deps.store.getById(entry.model.table, id, { withDeleted: true });
+  const row = id === undefined ? null : await call.deps.rows.one(entry.model, call.identity, id);
   if (!row || id === undefined) throw new DomainError('not_found', `${entry.label} ${text} not found`);
   return { id: row[entry.model.primaryKey] ?? id, row };
 }
@@ -49,8 +48,8 @@ async function formBody(call: AdminCall, entry: Entry, state: FormState): Promis
     for (const name of set.fields) {
       const col = columnOf(model, name);
       const rel = model.manyToMany.find((r) => r.name === name);
-      if (col && names.includes(name)) fields.push(await columnField(call.deps, model, col, policy, state));
-      else if (rel && call.rights.can(model.table, state.row ? 'change' : 'add')) fields.push(await linksField(call.deps, rel, state));
+      if (col && names.includes(name)) fields.push(await columnField(call, model, col, policy, state));
+      else if (rel && call.rights.can(model.table, state.row ? 'change' : 'add')) fields.push(await linksField(call, rel, state));
     }
     groups.push(html`<section class="group">${set.title ? html`<h2>${set.title}</h2>` : ''}${fields}</section>`);
   }
@@ -62,8 +61,7 @@ export async function renderForm(call: AdminCall, entry: Entry, target: { id: Va
   const { deps, req } = call;
   const { model, label } = entry;
   const base = `${deps.prefix}/${model.table}`;
-  const links = new Map<string, readonly Value[]>();
-  if (target) for (const rel of model.manyToMany) links.set(rel.name, (await loadLinks(deps.store, deps.registry, model, rel, [target.row]))[0] ?? []);
+  const links = target ? await deps.rows.links(model, target.row) : new Map<string, readonly Value[]>();
   const state: FormState = { ...(target ? { row: target.row } : {}), ...(fields ? { fields } : {}), errors, links };
   const action = target ? `${base}/${keyPath(target.id)}` : `${base}/add`;
   const general = errors.filter((e) => !model.columns.some((c) => c.name === e.field) && !model.manyToMany.some((r) => e.field.startsWith(r.name)));

@@ -3,11 +3,11 @@ import type { HttpResponse } from '../http-route.js';
 import { tableLabel, type AdminCall } from './admin-context.js';
 import { html } from './html.js';
 
-/** The admin index: the tables the caller may view, grouped (authentication, application), with row counts. */
+/** The admin index: the tables the caller may view, grouped (authentication, application), with the counts of the rows they reach. */
 export async function indexPage(call: AdminCall): Promise<HttpResponse> {
   const { deps, rights } = call;
   const visible = [...deps.models.values()].filter(({ model }) => rights.can(model.table, 'view'));
-  const counts = await Promise.all(visible.map(({ model }) => deps.store.count(model.table)));
+  const counts = await Promise.all(visible.map(({ model }) => deps.rows.count(model, call.identity)));
   const rows = visible.map(({ model }, i) => ({ table: model.table, count: counts[i] ?? 0 }));
   const groups = new Map<string, typeof rows>();
   for (const row of rows) groups.set(adminGroup(row.table), [...(groups.get(adminGroup(row.table)) ?? []), row]);

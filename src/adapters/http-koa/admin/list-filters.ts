@@ -14,9 +14,9 @@ function choice(base: string, req: AdminListRequest, label: string, change: Reco
   return html`<li><a href="${base}${queryString(listParams(req, { ...change, p: undefined }))}"${current ? html` aria-current="true"` : ''}>${label}</a></li>`;
 }
 
-async function fkFilter(call: AdminCall, col: ColumnDef, req: AdminListRequest, base: string): Promise<SafeHtml> {
+async function fkFilter(call: AdminCall, model: ModelDef, col: ColumnDef, req: AdminListRequest, base: string): Promise<SafeHtml> {
   const target = call.deps.registry.require(col.references?.table as string);
-  const rows = await call.deps.store.find(target.table, { limit: FK_CHOICES + 1 });
+  const rows = await call.deps.rows.columnChoices(model, col, call.identity, FK_CHOICES + 1);
   const current = req.filters[col.name];
   if (rows.length > FK_CHOICES) {
     return html`<form method="get" action="${base}"><label for="f-${col.name}">${col.name}</label> <input type="text" id="f-${col.name}" name="${col.name}" value="${current ?? ''}" size="8"> <button type="submit" class="secondary">Filter</button></form>`;
@@ -43,7 +43,7 @@ export async function filterSidebar(call: AdminCall, model: ModelDef, columns: r
     if (col.type === 'bool') {
       const cur = req.filters[col.name];
       body = html`<ul>${choice(base, req, 'All', { [col.name]: undefined }, cur === undefined)}${choice(base, req, 'Yes', { [col.name]: 'true' }, cur === 'true')}${choice(base, req, 'No', { [col.name]: 'false' }, cur === 'false')}</ul>`;
-    } else if (col.references) body = await fkFilter(call, col, req, base);
+    } else if (col.references) body = await fkFilter(call, model, col, req, base);
     else if (col.type === 'date' || col.type === 'timestamp') body = dateFilter(col, req, base);
     else continue;
     parts.push(html`<h3>By ${col.name}</h3>${body}`);

@@ -30,7 +30,7 @@ export async function listPage(call: AdminCall): Promise<HttpResponse> {
   const { model, options, policy, label } = call.entry('view');
   const request = listRequest(req.query, options.ordering);
   const shown = listColumns(model, options, policy);
-  const result = await deps.list.execute(model, options, policy, request, shown);
+  const result = await deps.list.execute(model, call.identity, options, policy, request, shown);
   const base = `${deps.prefix}/${model.table}`;
   const canDelete = call.rights.can(model.table, 'delete');
   const sortLink = (col: string) => {

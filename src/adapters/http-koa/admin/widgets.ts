@@ -4,7 +4,7 @@ import type { AdminPolicy } from '../../../domain/admin/admin-config.js';
 import { formShown, type FormFields } from '../../../domain/admin/form-values.js';
 import type { FieldError } from '../../../domain/errors/domain-error.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
-import type { AdminDeps } from './admin-context.js';
+import type { AdminCall } from './admin-context.js';
 import { cellText } from './cells.js';
 import { html } from './html.js';
 import type { SafeHtml } from '../safe-html.js';
@@ -49,9 +49,16 @@ function input(col: ColumnDef, value: string, describedBy: string | undefined): 
   }
 }
 
-async function fkWidget(deps: AdminDeps, col: ColumnDef, value: string, describedBy: string | undefined): Promise<SafeHtml> {
+/**
+ * The choices of a foreign key: the target's rows the caller reaches (the row policy of the target
+ * model); the owner column of a model under the row policy offers the caller only, chosen on an add form.
+ */
+async function fkWidget(call: AdminCall, model: ModelDef, col: ColumnDef, state: FormState, describedBy: string | undefined): Promise<SafeHtml> {
+  const { deps } = call;
   const target = deps.registry.require(col.references?.table as string);
-  const rows = await deps.store.find(target.table, { limit: MAX_CHOICES + 1 });
+  const rows = await deps.rows.columnChoices(model, col, call.identity, MAX_CHOICES + 1);
+  const shown = formShown(state.row, state.fields, col.name);
+  const value = shown === '' && !state.row && !state.fields && model.rowPolicy?.ownedBy === col.name && call.identity.id !== null ? keyText(call.identity.id) : shown;
   const aria = describedBy ? html` aria-describedby="${describedBy}"` : '';
   if (rows.length > MAX_CHOICES) {
     // Past 100 rows: a typed key; the picker script (fk-picker.ts) turns the datalist into a search as you type.
@@ -61,11 +68,13 @@ async function fkWidget(deps: AdminDeps, col: ColumnDef, value: string, describe
     const key = keyText(r[target.primaryKey]);
     return html`<option value="${key}"${key === value ? html` selected` : ''}>${rowLabel(target, r)}</option>`;
   });
+  // A stored value the caller is not offered (another owner's row, set by a superuser) stays selected, shown by its key only.
+  if (value !== '' && !rows.some((r) => keyText(r[target.primaryKey]) === value)) options.push(html`<option value="${value}" selected>${target.table} #${value}</option>`);
   return html`<select id="f-${col.name}" name="${col.name}"${col.nullable ? '' : html` required`}${aria}><option value="">—</option>${options}</select>`;
 }
 
 /** One column of the form: a labelled widget (editable), or its value as text (read-only). */
-export async function columnField(deps: AdminDeps, model: ModelDef, col: ColumnDef, policy: AdminPolicy, state: FormState): Promise<SafeHtml> {
+export async function columnField(call: AdminCall, model: ModelDef, col: ColumnDef, policy: AdminPolicy, state: FormState): Promise<SafeHtml> {
   const err = state.errors.some((e) => e.field === col.name) ? `err-${col.name}` : undefined;
   if (!policy.editable(col.name)) {
     if (!state.row) return html``;
@@ -77,15 +86,15 @@ export async function columnField(deps: AdminDeps, model: ModelDef, col: ColumnD
     const checked = state.fields ? value !== '' : state.row ? state.row[col.name] === true : col.default?.kind === 'value' && col.default.value === true;
     return html`<div class="field${err ? ' has-error' : ''}"><label for="f-${col.name}"><input type="checkbox" id="f-${col.name}" name="${col.name}"${checked ? html` checked` : ''}> ${col.name}</label>${errorsOf(state, col.name)}</div>`;
   }
-  const widget = col.references ? await fkWidget(deps, col, value, err) : input(col, value, err);
+  const widget = col.references ? await fkWidget(call, model, col, state, err) : input(col, value, err);
   const hint = col.type === 'json' ? html`<span class="help">JSON</span>` : col.type === 'timestamp' ? html`<span class="help">UTC</span>` : '';
   return html`<div class="field${err ? ' has-error' : ''}"><label for="f-${col.name}">${col.name}</label>${widget}${hint}${errorsOf(state, col.name)}</div>`;
 }
 
-/** A many-to-many relation as a list of checkboxes (the multi-select that needs no script). */
-export async function linksField(deps: AdminDeps, rel: ManyToManyDef, state: FormState): Promise<SafeHtml> {
-  const target = deps.registry.require(rel.target);
-  const rows = await deps.store.find(target.table, { limit: MAX_CHOICES });
+/** A many-to-many relation as a list of checkboxes (the multi-select that needs no script) of the target's rows the caller reaches. */
+export async function linksField(call: AdminCall, rel: ManyToManyDef, state: FormState): Promise<SafeHtml> {
+  const target = call.deps.registry.require(rel.target);
+  const rows = await call.deps.rows.choices(target, call.identity, MAX_CHOICES);
   const chosen = new Set(
     state.fields
       ? Object.entries(state.fields).filter(([k]) => k.startsWith(`${rel.name}.`) && k !== `${rel.name}.present`).map(([, v]) => v ?? '')

@@ -3,6 +3,7 @@ import type { BulkDelete } from '../../../application/rest/bulk-delete.js';
 import type { BulkUpdate } from '../../../application/rest/bulk-update.js';
 import type { CreateRow } from '../../../application/rest/create-row.js';
 import type { DeleteRow } from '../../../application/rest/delete-row.js';
+import type { IfMatch, TaggedRow } from '../../../application/rest/entity-tags.js';
 import { existsOr404 } from '../../../application/rest/exists-or-404.js';
 import type { ListRows } from '../../../application/rest/list-rows.js';
 import type { ActionDef } from '../../../application/rest/resource-config.js';
@@ -50,6 +51,34 @@ function methodNotAllowed(allow: readonly string[]): HttpResponse {
     type: 'application/problem+json',
     headers: { Allow: allow.join(', ') },
   };
+}
+
+/** A one-row answer with the strong entity tag of the stored row (REST detail reads and writes). */
+function tagged(status: number, answer: TaggedRow): HttpResponse {
+  return { status, body: answer.body, headers: { ETag: answer.etag } };
+}
+
+/** One element of an If-Match list (RFC 9110 §5.6.1, §8.8.3): empty, or an optionally weak quoted tag; then a comma or the end. */
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*"))?[ \t]*(?:,|$)/y;
+
+/**
+ * The `If-Match` precondition of a request (RFC 9110 §13.1.1): none without the header; `*`; else
+ * the strong tags it lists. Weak tags never match for If-Match and are dropped; a value that is
+ * not a list of entity tags is an empty list, which no row satisfies (412, never a blind write).
+ */
+export function parseIfMatch(header: string | string[] | undefined): IfMatch | undefined {
+  if (header === undefined) return undefined;
+  const value = (Array.isArray(header) ? header.join(', ') : header).trim();
+  if (value === '*') return '*';
+  const tags: string[] = [];
+  for (let at = 0; at < value.length; ) {
+    LIST_ELEMENT.lastIndex = at;
+    const element = LIST_ELEMENT.exec(value);
+    if (!element) return [];
+    if (element[2] !== undefined && element[1] === undefined) tags.push(element[2]);
+    at = LIST_ELEMENT.lastIndex;
+  }
+  return tags;
 }
 
 /** The URL of the same list with another offset. */
@@ -134,13 +163,13 @@ async function admit(scope: ResourceScope, req: HttpRequest): Promise<{ identity
   // Awaited only where there is something to wait for: a throttled resource, a parent to look up.
   const throttled = scope.deps.throttle(scope.resource, identity, req);
   if (throttled) await throttled;
-  const parent = scope.under ? await parentOf(scope.deps, scope.under, req) : undefined;
+  const parent = scope.under ? await parentOf(scope.deps, scope.under, req, identity) : undefined;
   return { identity, parent };
 }
 
-/** The parent of a parent-scoped request: missing or uncoercible answers 404, never an empty list. */
-async function parentOf(deps: ResourceScope['deps'], under: NonNullable<ResourceScope['under']>, req: HttpRequest): Promise<ParentScope> {
-  const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '');
+/** The parent of a parent-scoped request: missing, uncoercible or outside the caller's rows answers 404, never an empty list. */
+async function parentOf(deps: ResourceScope['deps'], under: NonNullable<ResourceScope['under']>, req: HttpRequest, identity: Identity): Promise<ParentScope> {
+  const parent = await existsOr404(deps.store, deps.registry.require(under.parent), req.params.parentId ?? '', identity);
   const parentModel = deps.registry.require(under.parent);
   return { column: under.fk, value: parent[parentModel.primaryKey] ?? null };
 }
@@ -165,7 +194,7 @@ function collectionHandler(scope: ResourceScope): RouteDef['handler'] {
         if (!resource.config.bulk) throw new DomainError('invalid_input', `bulk writes are not enabled on ${table}`);
         return { status: 201, body: await deps.bulkCreate.execute(resource, identity, req.body, parent) };
       }
-      return { status: 201, body: await deps.create.execute(resource, identity, req.body, parent) };
+      return tagged(201, await deps.create.execute(resource, identity, req.body, parent));
     }
     if (method === 'PATCH') return { status: 200, body: await deps.bulkUpdate.execute(resource, identity, req.body, parent) };
     if (method === 'DELETE') {
@@ -185,7 +214,10 @@ async function listPage({ deps, resource, visible }: ResourceScope, req: HttpReq
   return { status: 200, body: { count: page.count, next, previous, results: page.results } };
 }
 
-/** `/<table>/:id`: retrieve (GET, with `include`), update (PUT, PATCH partial) and delete (DELETE). */
+/**
+ * `/<table>/:id`: retrieve (GET, with `include`), update (PUT, PATCH partial) and delete (DELETE).
+ * The row answers carry its `ETag`; the writes honour `If-Match` (412 when stale).
+ */
 function detailHandler(scope: ResourceScope): RouteDef['handler'] {
   const { deps, resource, visible, detail } = scope;
   return async (req: HttpRequest): Promise<HttpResponse> => {
@@ -196,13 +228,14 @@ function detailHandler(scope: ResourceScope): RouteDef['handler'] {
     const { identity, parent } = await admit(scope, req);
     if (method === 'GET') {
       const include = req.query.include === undefined ? [] : parseListQuery({ include: req.query.include }, { registry: deps.registry, model: resource.model, visible }).include;
-      return { status: 200, body: await deps.retrieve.execute(resource, identity, id, include, parent) };
+      return tagged(200, await deps.retrieve.execute(resource, identity, id, include, parent));
     }
+    const ifMatch = parseIfMatch(req.headers['if-match']);
     if (method === 'DELETE') {
-      await deps.remove.execute(resource, identity, id, parent);
+      await deps.remove.execute(resource, identity, id, parent, ifMatch);
       return { status: 204 };
     }
-    return { status: 200, body: await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent) };
+    return tagged(200, await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent, ifMatch));
   };
 }
 

@@ -180,6 +180,8 @@ export class SqlRecordStore extends BaseRecordStore {
           ` from ${quote(model.table)} t${where}) ranked where ${quote(RANK)} <= ?${order}${this.page(query, bindings, query.perGroup.limit)}`;
       } else {
         sql = `select ${selected} from ${quote(model.table)}${where}${order}${this.page(query, bindings)}`;
+        // SQLite runs one transaction at a time on its one connection: the lock is implied there.
+        if (query.lock === 'update' && this.dialect === 'postgresql') sql += ' for update';
       }
       return decodeRowsInPlace(await this.sql.query(sql, bindings), columns, columns === model.columns);
     } catch (error) {
