@@ -93,7 +93,7 @@ export type { RestResource } from './application/rest/rest-resource.js';
 export type { Json } from './adapters/openapi/openapi-schemas.js';
 export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';
 export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtime/realtime-hub.js';
-export type { UpgradeCaller } from './composition/upgrade-identity.js';
+export type { UpgradeCaller } from './adapters/http-koa/node/upgrade-identity.js';
 export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tasks.js';
 export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
 export { hooks, ModelHooksPlugin } from './composition/plugins/model-hooks.js';

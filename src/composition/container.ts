@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { Container } from 'inversify';
 import { IdempotentRequests } from '../application/idempotency/idempotent-requests.js';
 import { MailQueue } from '../application/mail/mail-queue.js';
+import { EntityTags } from '../application/rest/entity-tags.js';
 import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
 import { Argon2PasswordHasher, unknownUserArgon2Hash } from '../adapters/crypto/argon2-password-hasher.js';
 import { BoundedPasswordHasher } from '../adapters/crypto/bounded-password-hasher.js';
-import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/read-body.js';
+import { DEFAULT_BODY_LIMIT } from '../adapters/http-koa/index.js';
 import { createPinoLogger } from '../adapters/logging/pino-logger.js';
 import { renderMailTemplate } from '../adapters/mail/templates.js';
 import { parseDatabaseUrl } from '../adapters/persistence/database-url.js';
@@ -89,6 +90,8 @@ export function buildContainer(input: ContainerInput, env: Readonly<Record<strin
       }),
   );
   bindFactory(container, TOKENS.IdempotentRequests, (get) => new IdempotentRequests(get(TOKENS.Store), get(TOKENS.Clock)));
+  // The versions of rows every write surface compares (REST's ETag, the admin's `_version`, GraphQL's `_version`): one key per app.
+  bindFactory(container, TOKENS.EntityTags, (get) => new EntityTags(get(TOKENS.Settings).configuredSecret));
   return container;
 }
 

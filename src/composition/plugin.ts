@@ -1,9 +1,6 @@
 import type { TaskClient } from '../application/tasks/tasks.js';
-import type { IncomingMessage, Server } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import type { AuthBackend } from '../adapters/http-koa/authentication.js';
-import type { RouteDef } from '../adapters/http-koa/http-route.js';
+import type { AuthBackend, Duplex, IncomingMessage, RouteDef, Server, UpgradeCaller } from '../adapters/http-koa/index.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { RowPolicyDecl } from '../domain/model/row-policy.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -22,7 +19,6 @@ import type { RecordStore } from '../ports/record-store.js';
 import type { NamedCheck } from '../application/check-readiness.js';
 import type { Resolve, Token } from './tokens.js';
 import type { Identity } from '../domain/auth/identity.js';
-import type { UpgradeCaller } from './upgrade-identity.js';
 
 /** An entry of the API root's `endpoints` list (SPEC "API root document"); `url` is added per request. */
 export interface EndpointEntry {

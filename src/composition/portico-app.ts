@@ -1,13 +1,20 @@
-import type { Server, ServerOptions } from 'node:http';
-import { Server as NetServer } from 'node:net';
 import type Koa from 'koa';
 import type { Container } from 'inversify';
 import type { NamedCheck } from '../application/check-readiness.js';
 import { CheckSchema } from '../application/check-schema.js';
 import { loadMigrationFolder } from '../adapters/persistence/migration-files.js';
-import type { RouteDef } from '../adapters/http-koa/http-route.js';
-import { noAuthentication, resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
-import { buildKoaApp } from '../adapters/http-koa/koa-app.js';
+import {
+  buildKoaApp,
+  callerWatch,
+  identifyUpgrade,
+  noAuthentication,
+  NodeServer,
+  resolveIdentity,
+  upgradeOriginPolicy,
+  type AuthBackend,
+  type RouteDef,
+  type Server,
+} from '../adapters/http-koa/index.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
@@ -24,13 +31,8 @@ import { buildContainer, type Overrides } from './container.js';
 import type { EndpointEntry, Plugin } from './plugin.js';
 import { createPluginContext, type BootHooks } from './plugin-context.js';
 import { TOKENS, type Token } from './tokens.js';
-import { identifyUpgrade } from './upgrade-identity.js';
 import { guardProcess } from './process-guard.js';
-import { callerWatch } from './caller-watch.js';
 import { management, type Management } from './management.js';
-import { upgradeOriginPolicy } from './upgrade-origin.js';
-import { UpgradeRouter } from './upgrade-router.js';
-import { asksForWebSocket } from './websocket-handshake.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
 
 /** Options of `createApp`. */
@@ -95,7 +97,6 @@ export class PorticoApp {
   private database?: Database;
   private registryValue?: ModelRegistry;
   private koa?: Koa;
-  private server?: Server;
   private draining = false;
   private readonly inFlight = { count: 0 };
   private starting?: Promise<void>;
@@ -105,7 +106,8 @@ export class PorticoApp {
   private readonly listenHooks: ((server: Server) => void | (() => Promise<void>))[] = [];
   private readonly beforeServerClose: (() => Promise<void>)[] = [];
   private authBackend: AuthBackend = noAuthentication();
-  private readonly upgrades: UpgradeRouter;
+  /** The Node HTTP server hosting the Koa app (created on `listen`), and the upgrades it routes. */
+  private readonly http: NodeServer;
   private readonly closeHooks: ((graceMs: number) => Promise<void>)[] = [];
   /** Removes the process guard `listen` installed (see `processGuard`). */
   private unguard?: () => void;
@@ -113,10 +115,11 @@ export class PorticoApp {
   private createDatabase = false;
 
   constructor(private readonly options: AppOptions) {
-    this.upgrades = new UpgradeRouter(() => this.draining, upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops), () => ({
-      logger: this.logger,
-      requests: options.logRequests !== false,
-    }));
+    this.http = new NodeServer({
+      draining: () => this.draining,
+      origins: upgradeOriginPolicy(options.trustedOrigins, options.trustedProxyHops),
+      log: () => ({ logger: this.logger, requests: options.logRequests !== false }),
+    });
   }
 
   /** Mounts a plugin; plugins install in the order they are used. */
@@ -351,7 +354,7 @@ export class PorticoApp {
     const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
       onListen: (fn) => void this.listenHooks.push(fn),
-      onUpgrade: (path, handler) => this.upgrades.add(path, handler),
+      onUpgrade: (path, handler) => this.http.onUpgrade(path, handler),
       identify: (caller, backend) =>
         identifyUpgrade(backend ?? this.authBackend, caller, { sessions: resolveOptional(container, TOKENS.Sessions), tokens: resolveOptional(container, TOKENS.BearerTokens) }),
       watchCaller: callerWatch({
@@ -397,30 +400,13 @@ export class PorticoApp {
   /** Starts and listens; resolves with the bound port and base URL. */
   async listen(port = 0, host = '127.0.0.1'): Promise<{ port: number; url: string }> {
     const koa = await this.callback();
-    // While draining, every response closes its connection: keep-alive clients get their answer,
-    // then a clean close, rather than a reset on a socket the server is about to drop.
-    const handler: typeof koa = (req, res) => {
-      if (this.draining) res.setHeader('Connection', 'close');
-      return koa(req, res);
-    };
-    // Node 24.9+ leaves a request that asks for another protocol than WebSocket to the request
-    // listener itself; on older Node the upgrade router replays it (decisions.md, "Requests with an Upgrade header").
-    const options = { shouldUpgradeCallback: asksForWebSocket } as ServerOptions;
-    const server = (await import('node:http')).createServer(options, handler);
-    this.server = server;
-    this.upgrades.attach(server);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    const { server, ...address } = await this.http.listen(koa, port, host);
     if (this.options.processGuard !== false) this.unguard ??= guardProcess(this.logger);
     for (const hook of this.listenHooks) {
       const stop = hook(server);
       if (stop) this.beforeServerClose.push(stop);
     }
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error(`the server listens on ${String(address)}, not a TCP port`);
-    return { port: address.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` };
+    return address;
   }
 
   /** Marks the app as draining: readiness answers 503 `draining` from now on. */
@@ -440,27 +426,8 @@ export class PorticoApp {
     const closing = Promise.all(this.closeHooks.splice(0).map((fn) => fn(graceMs).catch((err: unknown) => this.logger.error({ err }, 'a close hook failed'))));
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     if (drainMs > 0) await pause(drainMs);
-    const server = this.server;
     for (const fn of this.beforeServerClose.splice(0)) await fn();
-    if (server) {
-      await new Promise<void>((resolve) => {
-        // Long-lived responses (event streams) get `graceMs`, then their connections are cut.
-        const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-        const closed = () => {
-          clearTimeout(cut);
-          resolve();
-        };
-        if (drainMs > 0) {
-          // Stop accepting first (net.Server's close: http's would also drop idle sockets at once),
-          // let connections accepted a moment ago send their request, then close the idle ones.
-          netClose.call(server, closed);
-          void pause(250).then(() => server.closeIdleConnections());
-        } else {
-          server.close(closed);
-          server.closeIdleConnections();
-        }
-      });
-    }
+    await this.http.close(graceMs, drainMs);
     const deadline = Date.now() + graceMs;
     while (this.inFlight.count > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await closing;
@@ -482,9 +449,6 @@ export class PorticoApp {
     return value;
   }
 }
-
-/** net.Server's close: stops accepting without http.Server's immediate drop of idle connections. */
-const netClose = NetServer.prototype.close;
 
 /** Creates an app (nothing is opened until `open`, `start` or `listen`). */
 export function createApp(options: AppOptions): PorticoApp {

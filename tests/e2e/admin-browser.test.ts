@@ -158,4 +158,25 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
     expect(columns[1]).toBe('title, tags');
     expect(await page.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['root', 'root', 'root']);
   });
+
+  it('a change form saved after someone else changed the row shows both values, keeps the input, and saves on a second try', async () => {
+    const page = await signInThroughAdmin('root', 'root-password-1');
+    const comment = await ref.app.store.insert('comment', { post_id: 1, body: 'opened', votes: 1 });
+    const id = String(comment.id);
+    await page.goto(at(`/admin/comment/${id}`), { waitUntil: 'load' });
+    await page.locator('#f-votes').fill('2');
+    // Meanwhile, another writer.
+    await ref.app.store.update('comment', Number(id), { votes: 5 });
+    const save = () => submit(page, page.locator(`form[action="/admin/comment/${id}"] button[type="submit"]`, { hasText: 'Save' }), `/admin/comment/${id}`);
+    const refused = await save();
+    expect(refused.status()).toBe(412);
+    const notice = page.locator('#conflict');
+    expect(await notice.textContent()).toContain('changed by someone else since you opened it');
+    expect(await notice.locator('tbody tr').allTextContents()).toEqual(['votes25']);
+    expect(await page.locator('#f-votes').inputValue()).toBe('2');
+    expect((await ref.app.store.getById('comment', Number(id)))?.votes).toBe(5);
+    const again = await save();
+    expect(again.status()).toBe(303);
+    expect((await ref.app.store.getById('comment', Number(id)))?.votes).toBe(2);
+  });
 });

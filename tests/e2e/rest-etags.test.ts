@@ -199,6 +199,65 @@ function etagSuite(backend: 'sqlite' | 'postgresql'): void {
     expect(doc.paths['/api/author']?.get?.responses['412']).toBeUndefined();
     expect(doc.components.responses.PreconditionFailed).toMatchObject({ content: { 'application/problem+json': {} } });
   });
+
+  describe('bulk PATCH items carrying _version', () => {
+    const newTags = async (...ids: string[]): Promise<string[]> => {
+      const created = await send('POST', '/api/tag/', { body: ids.map((id) => ({ id, label: `label ${id}` })) });
+      expect(created.status).toBe(201);
+      return Promise.all(ids.map(async (id) => (await send('GET', `/api/tag/${id}`)).etag as string));
+    };
+    const labels = async (...ids: string[]) => Promise.all(ids.map(async (id) => (await ref.app.store.getById('tag', id))?.label));
+
+    it('current versions: every item is written, _version is no column and not in the answer', async () => {
+      const [a, b] = await newTags('bv-a', 'bv-b');
+      // The tag is taken with its quotes (the ETag) or without them.
+      const res = await send('PATCH', '/api/tag/', { body: [{ id: 'bv-a', label: 'A2', _version: a }, { id: 'bv-b', label: 'B2', _version: b?.slice(1, -1) }] });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([{ id: 'bv-a', label: 'A2' }, { id: 'bv-b', label: 'B2' }]);
+      expect(await labels('bv-a', 'bv-b')).toEqual(['A2', 'B2']);
+      expect((await send('GET', '/api/tag/bv-a')).etag).not.toBe(a);
+      // Items without a version are not compared; a version on some items only is fine.
+      expect((await send('PATCH', '/api/tag/', { body: [{ id: 'bv-a', label: 'A3' }, { id: 'bv-b', label: 'B3', _version: (await send('GET', '/api/tag/bv-b')).etag }] })).status).toBe(200);
+    });
+
+    it('a stale version answers 412 naming the item, and the whole batch is rolled back', async () => {
+      const [a, b] = await newTags('bv-c', 'bv-d');
+      await send('PATCH', '/api/tag/bv-d', { body: { label: 'changed meanwhile' } });
+      const res = await send('PATCH', '/api/tag/', { body: [{ id: 'bv-c', label: 'C2', _version: a }, { id: 'bv-d', label: 'D2', _version: b }] });
+      expect(res.status).toBe(412);
+      expect(res.type).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({ code: 'precondition_failed', errors: [{ field: '_version', index: 1 }] });
+      expect(String(res.body?.detail)).toMatch(/^item 1: /);
+      expect(await labels('bv-c', 'bv-d')).toEqual(['label bv-c', 'changed meanwhile']);
+    });
+
+    it('a _version that is not a string is refused (400) naming the item', async () => {
+      await newTags('bv-e');
+      const res = await send('PATCH', '/api/tag/', { body: [{ id: 'bv-e', label: 'E2', _version: 7 }] });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_input', errors: [{ field: '_version', index: 0 }] });
+      expect(await labels('bv-e')).toEqual(['label bv-e']);
+    });
+
+    it('ten concurrent bulk PATCHes naming one version: exactly one 200, nine 412', async () => {
+      const [v] = await newTags('bv-race');
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send('PATCH', '/api/tag/', { body: [{ id: 'bv-race', label: `racer ${i}`, _version: v }] })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 412, 412, 412, 412, 412, 412, 412, 412, 412]);
+      const winner = (answers.find((a) => a.status === 200)?.body as unknown as { label: string }[])[0]?.label;
+      expect(await labels('bv-race')).toEqual([winner]);
+    });
+
+    it('the OpenAPI bulk PATCH item documents _version, and the operation its 412', async () => {
+      const doc = (await (await fetch(`${ref.url}/api/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+        components: { schemas: Record<string, { properties?: Record<string, { type?: string }>; required?: string[] }> };
+      };
+      const item = doc.components.schemas.TagBulkPatchItem;
+      expect(item?.properties?._version).toMatchObject({ type: 'string' });
+      expect(item?.required).toEqual(['id']);
+      expect(doc.paths['/api/tag']?.patch?.responses['412']).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
+    });
+  });
 }
 
 describe('REST ETags and If-Match: SQLite', () => etagSuite('sqlite'));

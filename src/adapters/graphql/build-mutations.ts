@@ -1,18 +1,42 @@
 import type { GraphQLFieldConfig, GraphQLObjectType, GraphQLInputFieldConfig } from 'graphql';
+import type { EntityTags } from '../../application/rest/entity-tags.js';
 import { CreateRecord } from '../../application/write/create-record.js';
 import { DeleteRecord } from '../../application/write/delete-record.js';
+import { callerScope, readInScope } from '../../application/write/row-access.js';
 import { UpdateRecord } from '../../application/write/update-record.js';
 import type { WriteSurface } from '../../application/write/write-body.js';
+import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import { fieldName, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { fieldPolicy } from '../../domain/rest/field-policy.js';
+import type { RecordStore } from '../../ports/record-store.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
-import { GraphQLError, graphqlJs, typeSystem } from './graphql-js.js';
+import { graphqlJs, typeSystem } from './graphql-js.js';
 
-const { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLScalarType } = typeSystem;
+const { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLScalarType, GraphQLString } = typeSystem;
+
+/** The optional argument of `updateX` and `deleteX` naming the version the write is for. */
+const EXPECTED_VERSION = {
+  type: GraphQLString,
+  description: 'Write only if the row is still at this version (its `_version`, or its REST ETag); else PRECONDITION_FAILED, nothing written.',
+};
+
+/**
+ * The write options of an update or delete given `expectedVersion`: the row read within the
+ * caller's row policy, locked, in the writing transaction, and compared (`precondition_failed`
+ * when stale); none without one.
+ */
+function versionGuard(tags: EntityTags, model: ModelDef, identity: Identity, id: Value, expected: string | null | undefined): { guard: (tx: RecordStore) => Promise<void>; guardChecksScope: true } | undefined {
+  if (expected === null || expected === undefined) return undefined;
+  return {
+    guard: async (tx) => tags.checkVersion(model, await readInScope(tx, model, id, callerScope(model, identity), 'update'), expected),
+    guardChecksScope: true,
+  };
+}
 
 /** The JSON scalar for inputs (any JSON literal or variable). */
 const JsonInput = new GraphQLScalarType({
@@ -63,13 +87,16 @@ function inputField(surface: WriteSurface, c: ColumnDef, required: boolean): Gra
  * DeleteRecord): the model's write policy, server-set columns, defaults, value checks, signals,
  * and its row policy for the caller (another owner's row is NOT_FOUND to update or delete; a row
  * that would not be the caller's is FORBIDDEN; the owner column is optional, the caller's id when
- * left out).
+ * left out). `updatePost` and `deletePost` take an optional `expectedVersion` (the row's
+ * `_version`): compared with the row read locked in the writing transaction, a stale one is
+ * PRECONDITION_FAILED and nothing is written, so of racing writers naming one version one wins.
  */
 export function buildMutations(
   registry: ModelRegistry,
   config: GraphqlConfig,
   mutable: ReadonlyMap<string, IdentityGate | undefined>,
   types: ReadonlyMap<string, GraphQLObjectType>,
+  tags: EntityTags,
 ): Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> {
   const fields: Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> = {};
   const create = new CreateRecord();
@@ -93,7 +120,7 @@ export function buildMutations(
     const toRow = (data: Record<string, unknown>): Row =>
       Object.fromEntries(Object.entries(data).map(([k, v]) => [k, fromId(model.columns.find((c) => c.name === k && (c.references || c.primary)), v)]));
     const allowed = (ctx: GraphqlContext) => {
-      if (gate && !gate(ctx.identity)) throw new GraphQLError(`not allowed to write ${table}`, { extensions: { code: 'FORBIDDEN' } });
+      if (gate && !gate(ctx.identity)) throw new DomainError('forbidden', `not allowed to write ${table}`);
     };
     const one = fieldName(table);
     const cap = one.charAt(0).toUpperCase() + one.slice(1);
@@ -107,18 +134,20 @@ export function buildMutations(
     };
     fields[`update${cap}`] = {
       type,
-      args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(Patch) } },
-      resolve: async (_src, args: { id: string; data: Record<string, unknown> }, ctx) => {
+      args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(Patch) }, expectedVersion: EXPECTED_VERSION },
+      resolve: async (_src, args: { id: string; data: Record<string, unknown>; expectedVersion?: string | null }, ctx) => {
         allowed(ctx);
-        return update.execute(ctx.store, surface, ctx.identity, fromId(pk, args.id), toRow(args.data));
+        const id = fromId(pk, args.id);
+        return update.execute(ctx.store, surface, ctx.identity, id, toRow(args.data), versionGuard(tags, model, ctx.identity, id, args.expectedVersion));
       },
     };
     fields[`delete${cap}`] = {
       type: new GraphQLNonNull(GraphQLBoolean),
-      args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: async (_src, args: { id: string }, ctx) => {
+      args: { id: { type: new GraphQLNonNull(GraphQLID) }, expectedVersion: EXPECTED_VERSION },
+      resolve: async (_src, args: { id: string; expectedVersion?: string | null }, ctx) => {
         allowed(ctx);
-        await remove.execute(ctx.store, model, fromId(pk, args.id), { caller: ctx.identity });
+        const id = fromId(pk, args.id);
+        await remove.execute(ctx.store, model, id, { caller: ctx.identity, ...versionGuard(tags, model, ctx.identity, id, args.expectedVersion) });
         return true;
       },
     };

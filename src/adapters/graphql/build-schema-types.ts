@@ -1,4 +1,5 @@
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
+import type { EntityTags } from '../../application/rest/entity-tags.js';
 import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
@@ -13,14 +14,24 @@ import type { ReadAccess } from './read-access.js';
 
 type Fields = Record<string, GraphQLFieldConfig<Row, GraphqlContext>>;
 
-const { GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLScalarType } = typeSystem;
+const { GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLScalarType, GraphQLString } = typeSystem;
+
+/** The versions of the rows of updatable models: their entity tags, and the tables whose types carry `_version`. */
+export interface RowVersions {
+  readonly tags: EntityTags;
+  readonly tables: ReadonlySet<string>;
+}
 
 /** What every object type is built from: the models, the access rules, and the types (filled before any field is read). */
 interface TypeScope {
   readonly registry: ModelRegistry;
   readonly access: ReadAccess;
   readonly types: ReadonlyMap<string, GraphQLObjectType>;
+  readonly versions: RowVersions | undefined;
 }
+
+/** The field that answers a row's version (left out where a column has the name). */
+export const VERSION_FIELD = '_version';
 
 const JsonScalar = new GraphQLScalarType({ name: 'JSON', description: 'Any JSON value', serialize: (v) => v });
 
@@ -38,9 +49,9 @@ function serialize(v: Value | undefined, col: ColumnDef): unknown {
  * relation reads through the per-request loaders, under the target's gate and row policy. Fields
  * are resolved lazily, so relations may name any type of the map.
  */
-export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], access: ReadAccess): Map<string, GraphQLObjectType> {
+export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], access: ReadAccess, versions?: RowVersions): Map<string, GraphQLObjectType> {
   const types = new Map<string, GraphQLObjectType>();
-  const scope: TypeScope = { registry, access, types };
+  const scope: TypeScope = { registry, access, types, versions };
   for (const model of models) types.set(model.table, objectType(scope, model));
   return types;
 }
@@ -51,6 +62,7 @@ function objectType(scope: TypeScope, model: ModelDef): GraphQLObjectType {
     fields: () => {
       const fields: Fields = {};
       addColumnFields(scope, model, fields);
+      if (scope.versions?.tables.has(model.table) && !fields[VERSION_FIELD]) fields[VERSION_FIELD] = versionField(model, scope.versions.tags);
       addReverseRelationFields(scope, model, fields);
       addManyToManyFields(scope, model, fields);
       return fields;
@@ -81,6 +93,28 @@ function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQL
   // would (ID turns a key into its string): no resolver, so graphql-jit reads the property inline.
   if (!unlock && col.type !== 'timestamp') return field;
   return { ...field, resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : serialize(row[col.name], col)) };
+}
+
+/**
+ * `_version` of an updatable model: the entity tag of the stored row (the REST `ETag`), which
+ * `updateX`/`deleteX` take back as `expectedVersion`. It covers every column, so a selection of it
+ * reads whole rows (its declared columns are all of them); a row read without some (none should
+ * be) is read again whole, through the request's loader.
+ */
+function versionField(model: ModelDef, tags: EntityTags): GraphQLFieldConfig<Row, GraphqlContext> {
+  const names = model.columns.map((c) => c.name);
+  return {
+    type: new GraphQLNonNull(GraphQLString),
+    description: 'The version of the row as stored (its REST ETag): pass it as expectedVersion to update or delete only that version.',
+    extensions: { [COLUMNS_EXTENSION]: names, [PLAIN_EXTENSION]: true },
+    resolve: (row, _args, ctx) => {
+      if (names.every((n) => row[n] !== undefined)) return tags.of(model, row);
+      return ctx.loaders
+        .byId(model.table)
+        .load(row[model.primaryKey] ?? null)
+        .then((whole) => (whole ? tags.of(model, whole) : null));
+    },
+  };
 }
 
 /** The row a foreign key points at, read through the per-request loader (null when the caller's row policy does not reach it). */

@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { EntityTags } from '../../application/rest/entity-tags.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { EventBus } from '../../ports/event-bus.js';
@@ -41,19 +42,22 @@ const { GraphQLObjectType, GraphQLSchema: Schema } = typeSystem;
  * type per exposed model; nothing unexposed appears, not even in introspection; hidden columns
  * and `password_hash` are absent; a private column with an unlock rule is a nullable field read
  * as null unless unlocked; relations only where both ends are exposed, batched per request;
- * `post(id)`, `posts(limit, offset)` and `postsConnection(first, after, orderBy, desc)`.
+ * `post(id)`, `posts(limit, offset)` and `postsConnection(first, after, orderBy, desc)`. The type
+ * of a mutable model carries `_version`, the entity tag of the row (`tags`: the app's, so that it
+ * is the REST `ETag`).
  */
 export function buildGraphqlSchema(
   registry: ModelRegistry,
   config: GraphqlConfig,
   mutable: ReadonlyMap<string, IdentityGate | undefined> = new Map(),
   subscribable: ReadonlySet<string> = new Set(),
+  tags: EntityTags = new EntityTags(undefined),
 ): GraphQLSchema {
   const access = readAccess(config);
   const models = registry.all().filter((m) => access.exposed(m.table));
-  const types = buildObjectTypes(registry, models, access);
+  const types = buildObjectTypes(registry, models, access, { tags, tables: new Set(mutable.keys()) });
   const query = buildQueryFields(models, types, access);
-  const mutations = buildMutations(registry, config, mutable, types);
+  const mutations = buildMutations(registry, config, mutable, types, tags);
   const subscriptions = buildSubscriptions(registry, subscribable, types, access.checkGate);
   const schema = new Schema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),

@@ -34,7 +34,7 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
 
 /**
  * Maps a resolver failure to what the client sees: a domain error keeps its safe message and
- * gets its code; a GraphQL error raised on purpose (FORBIDDEN, validation) passes; anything else
+ * gets its code; a GraphQL error raised on purpose (validation) passes; anything else
  * becomes a generic INTERNAL_SERVER_ERROR with no driver text.
  */
 export function formatGraphqlError(error: GraphQLError): GraphQLError {

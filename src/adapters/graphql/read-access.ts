@@ -1,8 +1,8 @@
 import type { Identity } from '../../domain/auth/identity.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ColumnDef, ModelDef } from '../../domain/model/types.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
-import { GraphQLError } from './graphql-js.js';
 
 /** What the read schema asks of the GraphQL configuration: which tables and columns appear, and who may read them. */
 export interface ReadAccess {
@@ -20,7 +20,11 @@ export interface ReadAccess {
   gated(table: string): boolean;
 }
 
-const forbidden = (table: string) => new GraphQLError(`not allowed to read ${table}`, { extensions: { code: 'FORBIDDEN' } });
+/**
+ * A refused gate: `forbidden` for every caller, anonymous or not (a gate is a yes/no on the
+ * identity); its `extensions.code` comes from GRAPHQL_CODE_BY_CODE through formatGraphqlError.
+ */
+const forbidden = (table: string) => new DomainError('forbidden', `not allowed to read ${table}`);
 
 /** The read access rules of a GraphQL configuration. */
 export function readAccess(config: GraphqlConfig): ReadAccess {

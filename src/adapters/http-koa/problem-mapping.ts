@@ -1,7 +1,10 @@
 import type { ErrorCode } from '../../domain/errors/codes.js';
 import { DomainError, type FieldError } from '../../domain/errors/domain-error.js';
 
-/** The HTTP status of every error code: the one place REST maps codes (STYLE guideline 5). */
+/**
+ * The HTTP status of every error code: the one place HTTP maps codes (STYLE guideline 5), for
+ * REST's problem documents and the admin's error pages alike.
+ */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   not_found: 404,
   invalid_input: 400,
@@ -41,11 +44,15 @@ const TITLES: Readonly<Record<number, string>> = {
   412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',
   503: 'Service Unavailable',
 };
+
+/** The title of a status (a problem's `title`, the admin's error page heading). */
+export const statusTitle = (status: number): string => TITLES[status] ?? 'Error';
 
 /** An RFC 9457 problem document (DESIGN §3 "errors"). */
 export interface Problem {
@@ -80,7 +87,7 @@ export function toProblem(error: unknown): Problem {
     const status = STATUS_BY_CODE[error.code];
     return {
       type: `urn:portico:error:${error.code}`,
-      title: TITLES[status] ?? 'Error',
+      title: statusTitle(status),
       status,
       detail: error.detail,
       code: error.code,
@@ -90,7 +97,7 @@ export function toProblem(error: unknown): Problem {
   const status = (error as { status?: unknown; expose?: unknown }).status;
   if (typeof status === 'number' && ((status >= 400 && status < 500) || status === 501)) {
     const code = CODE_BY_STATUS[status] ?? 'invalid_input';
-    return { type: `urn:portico:error:${code}`, title: TITLES[status] ?? 'Error', status, detail: TITLES[status] ?? 'Request error', code };
+    return { type: `urn:portico:error:${code}`, title: statusTitle(status), status, detail: TITLES[status] ?? 'Request error', code };
   }
   return {
     type: 'urn:portico:error:internal_error',

@@ -225,11 +225,11 @@ function bulkChanges({ resource, names, bodies, n, rows }: PathContext): Json {
     coll.patch = operation(resource, {
       id: `bulkUpdate${names.base}`,
       summary: `Change several ${table} rows`,
-      description: `Each item names a row by its key (\`${resource.model.primaryKey}\`) plus the columns to change; one transaction, all or nothing. An item without its key answers 400, an unknown or out-of-scope key 404, each naming the item's index.${n.policy}${n.under}`,
+      description: `Each item names a row by its key (\`${resource.model.primaryKey}\`) plus the columns to change, and optionally the version it changes (\`_version\`: the row's ETag); one transaction, all or nothing. An item without its key answers 400, an unknown or out-of-scope key 404, a stale \`_version\` 412, each naming the item's index.${n.policy}${n.under}`,
       gates: [[resource, 'change']],
       body: batch(bodies.bulkPatchItem),
       success: ['200', rows('The updated rows, in the order of the items')],
-      errors: ['404'],
+      errors: ['404', '412'],
     });
   }
   if (resource.actions.has('Delete')) {

@@ -1,4 +1,5 @@
 import type { ColumnDef } from '../../domain/model/types.js';
+import { BULK_VERSION_FIELD } from '../../application/rest/bulk-update.js';
 import { MAX_BATCH } from '../../application/rest/bulk-writes.js';
 import { MAX_LINKS } from '../../application/rest/m2m-links.js';
 import { MAX_NESTED_NODES } from '../../application/rest/nested-tree.js';
@@ -27,7 +28,7 @@ export interface WriteBodies {
   readonly patch: Json;
   /** One item of a bulk create (POST of an array): no nested arrays, no many-to-many links. */
   readonly bulkItem: Json;
-  /** One item of a bulk PATCH: its key, required, plus the changes. */
+  /** One item of a bulk PATCH: its key, required, the changes, and optionally the version it changes (`_version`). */
   readonly bulkPatchItem: Json;
 }
 
@@ -55,6 +56,12 @@ const object = (properties: Json, required: readonly string[], description?: str
   additionalProperties: false,
 });
 
+/** The optional version of a bulk PATCH item (never a column written). */
+const BULK_VERSION: Json = {
+  type: 'string',
+  description: 'Change the row only if it is still at this version: its strong `ETag` (with or without the quotes). A stale one answers 412 `precondition_failed` naming the item, and the whole batch is rolled back',
+};
+
 /** Builds and registers the write-body schemas; equal bodies share one component. */
 export class WriteSchemas {
   private readonly nested = new Map<string, string>();
@@ -74,7 +81,11 @@ export class WriteSchemas {
     const bulkItem = this.body(resource, 'create', fk, false);
     const patchItem = this.body(resource, 'update', fk, false);
     const pk = resource.model.primaryKey;
-    const bulkPatchItem = object({ [pk]: keySchema(pkColumn(resource)), ...(patchItem.properties as Json) }, [pk], `One ${resource.model.table} change of a bulk PATCH: its key plus the columns to change`);
+    const bulkPatchItem = object(
+      { [pk]: keySchema(pkColumn(resource)), ...(patchItem.properties as Json), [BULK_VERSION_FIELD]: BULK_VERSION },
+      [pk],
+      `One ${resource.model.table} change of a bulk PATCH: its key plus the columns to change, and optionally the version of the row it changes`,
+    );
     const createRef = this.register(names.input, create);
     return {
       create: createRef,

@@ -33,7 +33,7 @@ export const ERROR_RESPONSES: Readonly<Record<string, ErrorResponse>> = {
   },
   '412': {
     name: 'PreconditionFailed',
-    description: 'The `If-Match` header names no current version of the row (a stale or weak entity tag); nothing was written (`precondition_failed`)',
+    description: 'The `If-Match` header (or a bulk PATCH item\'s `_version`) names no current version of the row (a stale or weak entity tag); nothing was written (`precondition_failed`)',
   },
   '413': { name: 'PayloadTooLarge', description: 'The body exceeds the request body limit of 1 MiB (`payload_too_large`)' },
   '415': { name: 'UnsupportedMediaType', description: 'The body is not `application/json` (`unsupported_media_type`)' },

@@ -4,8 +4,10 @@ import type { Duplex } from 'node:stream';
 import type * as Ws from 'ws';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Identity } from '../../domain/auth/identity.js';
+import type { ErrorCode } from '../../domain/errors/codes.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
+import { REALTIME_CODE_BY_CODE } from './error-codes.js';
 import type { RealtimeHub } from './realtime-hub.js';
 import { encodedOnce, type ChannelMessage, type ConnectionSink, type DisconnectReason, type RealtimeConnection } from './realtime-connection.js';
 import { MAX_CHANNEL_LENGTH, MAX_EVENT_ID_LENGTH } from './request-limits.js';
@@ -30,8 +32,7 @@ export interface RealtimeWebSocket {
   close(): Promise<void>;
 }
 
-/** Error codes of the WebSocket protocol's `error` message. */
-export type RealtimeErrorCode = 'forbidden' | 'not_authenticated' | 'not_found' | 'invalid_message' | 'throttled' | 'internal_error';
+export type { RealtimeErrorCode } from './error-codes.js';
 
 /**
  * `/realtime/ws`: the channels over WebSocket, JSON text messages. The client sends
@@ -102,8 +103,9 @@ function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, 
   ws.on('error', () => ws.terminate());
   let queue: Promise<void> = Promise.resolve();
   ws.on('message', (data: RawData, isBinary: boolean) => {
-    queue = queue.then(() => handle(hub, connection, identity, isBinary ? undefined : String(data))).catch(() => {
-      reply(connection, { type: 'error', code: 'internal_error', message: 'the subscription could not be checked' });
+    queue = queue.then(() => handle(hub, connection, identity, isBinary ? undefined : String(data))).catch((error: unknown) => {
+      if (error instanceof DomainError) refuse(connection, error.code, error.detail);
+      else refuse(connection, 'internal_error', 'the subscription could not be checked');
     });
   });
 }
@@ -112,26 +114,31 @@ type ClientMessage = { type: 'subscribe'; channel: string; lastEventId?: string 
 
 async function handle(hub: RealtimeHub, connection: RealtimeConnection, identity: Identity, text: string | undefined): Promise<void> {
   const message = parse(text);
-  if (!message) return reply(connection, { type: 'error', code: 'invalid_message', message: 'expected {"type":"subscribe"|"unsubscribe","channel":"…","lastEventId"?:"…"}' });
+  if (!message) return refuse(connection, 'invalid_input', 'expected {"type":"subscribe"|"unsubscribe","channel":"…","lastEventId"?:"…"}');
   const { channel } = message;
   if (message.type === 'unsubscribe') {
     hub.unsubscribe(connection, channel);
     return reply(connection, { type: 'unsubscribed', channel });
   }
   if (!connection.channels.has(channel) && connection.channels.size >= hub.limits.maxChannelsPerConnection) {
-    return reply(connection, { type: 'error', channel, code: 'throttled', message: `at most ${hub.limits.maxChannelsPerConnection} channels per connection` });
+    return refuse(connection, 'throttled', `at most ${hub.limits.maxChannelsPerConnection} channels per connection`, channel);
   }
   const admission = await hub.admit(channel, identity);
   if (!admission.ok) {
     const text = { not_found: `no realtime channel "${channel}"`, not_authenticated: `sign in to listen to "${channel}"`, forbidden: `you may not listen to "${channel}"` };
-    return reply(connection, { type: 'error', channel, code: admission.code, message: text[admission.code] });
+    return refuse(connection, admission.code, text[admission.code], channel);
   }
   reply(connection, { type: 'subscribed', channel });
   hub.subscribe(connection, channel, message.lastEventId);
 }
 
-function reply(connection: RealtimeConnection, message: { type: string; channel?: string; code?: RealtimeErrorCode; message?: string }): void {
+function reply(connection: RealtimeConnection, message: { type: 'subscribed' | 'unsubscribed'; channel: string }): void {
   connection.push(JSON.stringify(message));
+}
+
+/** An `error` message: the registry `code` as the wire code REALTIME_CODE_BY_CODE gives it. */
+function refuse(connection: RealtimeConnection, code: ErrorCode, message: string, channel?: string): void {
+  connection.push(JSON.stringify({ type: 'error', ...(channel !== undefined ? { channel } : {}), code: REALTIME_CODE_BY_CODE[code], message }));
 }
 
 function parse(text: string | undefined): ClientMessage | undefined {

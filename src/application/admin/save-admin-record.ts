@@ -6,10 +6,12 @@ import { parseTextValue } from '../../domain/rest/list-query.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { keyText, linkIds, loadLinks, replaceLinks } from '../rest/m2m-links.js';
 import { CreateRecord } from '../write/create-record.js';
+import { readInScope } from '../write/row-access.js';
 import { UpdateRecord } from '../write/update-record.js';
 import type { WriteSurface } from '../write/write-body.js';
 import { writeAudit } from './admin-audit.js';
 import { adminScope, refuseForeignChoices } from './admin-rows.js';
+import type { AdminVersions } from './admin-versions.js';
 
 const same = (a: Value | undefined, b: Value | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -36,7 +38,9 @@ function splitLinks(registry: ModelRegistry, model: ModelDef, body: Record<strin
  * history row, all in one transaction. For a caller who is not a superuser the model's row
  * policy holds (another owner's row is `not_found`; a row given to another owner is `forbidden`),
  * and a foreign key or link newly pointing at another owner's row of a scoped model is
- * `invalid_input` beside its field.
+ * `invalid_input` beside its field. A change carrying the version its form showed is compared
+ * with the row read locked in the same transaction: a stale one is refused
+ * (`StaleAdminRecord`, nothing written), so of racing saves of one version exactly one wins.
  */
 export class SaveAdminRecord {
   private readonly creator = new CreateRecord();
@@ -45,6 +49,7 @@ export class SaveAdminRecord {
   constructor(
     private readonly store: RecordStore,
     private readonly registry: ModelRegistry,
+    private readonly versions: AdminVersions,
   ) {}
 
   async create(surface: WriteSurface, identity: Identity, body: Record<string, unknown>): Promise<Row> {
@@ -60,14 +65,19 @@ export class SaveAdminRecord {
     });
   }
 
-  async update(surface: WriteSurface, identity: Identity, id: Value, body: Record<string, unknown>, guard?: (before: Row) => void): Promise<Row> {
+  /**
+   * Saves a change form. `version`: the version the form showed (its `_version`), compared with
+   * the row read locked before anything is written; undefined: no comparison.
+   */
+  async update(surface: WriteSurface, identity: Identity, id: Value, body: Record<string, unknown>, guard?: (before: Row) => void, version?: string): Promise<Row> {
     const { model } = surface;
     const { columns, links } = splitLinks(this.registry, model, body);
     return this.store.transaction(async (tx) => {
       const scope = adminScope(model, identity);
-      const before = scope ? ((await tx.find(model.table, { where: { all: [{ column: model.primaryKey, op: 'eq', value: id }, scope] }, limit: 1 }))[0] ?? null) : await tx.getById(model.table, id);
+      const before = scope || version !== undefined ? await readInScope(tx, model, id, scope, version === undefined ? undefined : 'update') : await tx.getById(model.table, id);
       if (!before) throw new DomainError('not_found', `${model.table} ${String(id)} not found`);
       guard?.(before);
+      this.versions.check(model, before, version);
       const oldLinks = await Promise.all(model.manyToMany.filter((r) => links.has(r.name)).map(async (r) => [r.name, (await loadLinks(tx, this.registry, model, r, [before]))[0] ?? []] as const));
       await refuseForeignChoices(tx, this.registry, model, identity, { columns: this.writable(surface, columns), links: this.linkLists(model, links), before, oldLinks: new Map(oldLinks) });
       const after = await this.updater.execute(tx, surface, identity, id, columns, { everyRow: identity.isSuperuser });

@@ -4,18 +4,34 @@ import { columnOf } from '../../domain/model/model-registry.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import { normalizeValue } from '../../domain/model/values.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
+import type { RecordStore } from '../../ports/record-store.js';
 import { atIndex, PresentedBulkWrite } from './bulk-writes.js';
+import type { EntityTags } from './entity-tags.js';
+import type { HydrateIncludes } from './hydrate-includes.js';
 import type { RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
 import { writableFields } from '../write/write-body.js';
 
+/** The field of a bulk PATCH item naming the version of the row it changes (its ETag); never a column written. */
+export const BULK_VERSION_FIELD = '_version';
+
 /**
  * Bulk partial update (SPEC "Bulk endpoints"): each item carries its primary key plus the
- * fields to change; a missing key (400), an unknown or out-of-scope key (404) or a privileged
- * field (400) rolls the whole batch back, naming the item's index.
+ * fields to change, and optionally the version of the row it changes (`_version`: its ETag,
+ * compared with the row read locked in the transaction); a missing key (400), an unknown or
+ * out-of-scope key (404), a privileged field (400) or a stale version (412
+ * `precondition_failed`) rolls the whole batch back, naming the item's index.
  */
 export class BulkUpdate extends PresentedBulkWrite {
   protected readonly action = 'change';
+
+  constructor(
+    store: RecordStore,
+    hydrate: HydrateIncludes,
+    private readonly tags: EntityTags,
+  ) {
+    super(store, hydrate);
+  }
 
   protected async write(resource: RestResource, identity: Identity, batch: readonly unknown[], parent?: ParentScope): Promise<Row[]> {
     const model = resource.model;
@@ -26,10 +42,14 @@ export class BulkUpdate extends PresentedBulkWrite {
       if (!id || !id.ok || id.value === null) {
         throw new DomainError('invalid_input', `item ${i}: "${model.primaryKey}" is required`, [{ field: model.primaryKey, message: 'required', index: i }]);
       }
+      const { [BULK_VERSION_FIELD]: version, ...columns } = item as Record<string, unknown>;
+      if (version !== undefined && version !== null && typeof version !== 'string') {
+        throw new DomainError('invalid_input', `item ${i}: "${BULK_VERSION_FIELD}" must be a string (the row's ETag)`, [{ field: BULK_VERSION_FIELD, message: 'must be a string', index: i }]);
+      }
       try {
-        const changes = writableFields(resource, item, i, parent);
+        const changes = writableFields(resource, columns, i, parent);
         delete changes[model.primaryKey];
-        return { id: id.value as Value, changes };
+        return { id: id.value as Value, changes, version: version ?? undefined };
       } catch (error) {
         return atIndex(error, i);
       }
@@ -37,7 +57,12 @@ export class BulkUpdate extends PresentedBulkWrite {
     return this.store.transaction(async (tx) => {
       const out = [];
       for (const [i, item] of items.entries()) {
-        await findScoped(tx, resource, identity, item.id, parent).catch((e: unknown) => atIndex(e, i));
+        const lock = item.version === undefined ? undefined : 'update';
+        const current = await findScoped(tx, resource, identity, item.id, parent, lock).catch((e: unknown) => atIndex(e, i));
+        if (item.version !== undefined && !this.tags.matches(model, current, item.version)) {
+          const detail = `${model.table} ${String(item.id)} has changed since the version given: read it again (its ETag) and retry`;
+          atIndex(new DomainError('precondition_failed', detail, [{ field: BULK_VERSION_FIELD, message: 'not the current version' }]), i);
+        }
         const row = await tx.update(model.table, item.id, item.changes).catch((e: unknown) => atIndex(e, i));
         if (!row) atIndex(new DomainError('not_found', `${model.table} ${String(item.id)} not found`), i);
         out.push(row as NonNullable<typeof row>);

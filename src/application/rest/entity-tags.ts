@@ -53,6 +53,25 @@ export class EntityTags {
       throw new DomainError('precondition_failed', `${model.table} ${String(row[model.primaryKey])} has changed since the version If-Match names: read it again (its ETag) and retry`);
     }
   }
+
+  /**
+   * Whether `version` (a version a write carried: the admin form's `_version`, GraphQL's
+   * `expectedVersion`, a bulk item's `_version`) is the current tag of `row`. The tag is accepted
+   * as `of` gives it (`"…"`, the REST ETag) or without its quotes.
+   */
+  matches(model: ModelDef, row: Row, version: string): boolean {
+    const tag = version.startsWith('"') ? version : `"${version}"`;
+    return tag === this.of(model, row);
+  }
+
+  /**
+   * Throws `precondition_failed` unless `row` (as the writing transaction read it, locked) is at
+   * `version` (see {@link matches}); no version: nothing to check.
+   */
+  checkVersion(model: ModelDef, row: Row, version: string | undefined): void {
+    if (version === undefined || this.matches(model, row, version)) return;
+    throw new DomainError('precondition_failed', `${model.table} ${String(row[model.primaryKey])} has changed since the version given: read it again (its current version) and retry`);
+  }
 }
 
 /** True when a precondition needs the row's current version (and so a locked read): a list of tags, not `*`. */

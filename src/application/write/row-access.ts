@@ -1,7 +1,7 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { rowScope } from '../../domain/model/row-policy.js';
-import type { ModelDef, Value } from '../../domain/model/types.js';
+import type { ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import type { RecordStore } from '../../ports/record-store.js';
 
@@ -21,6 +21,17 @@ export function callerScope(model: ModelDef, identity: Identity | undefined, acc
 export async function requireInScope(tx: RecordStore, model: ModelDef, id: Value, scope: Condition): Promise<void> {
   const [row] = await tx.find(model.table, { where: { all: [{ column: model.primaryKey, op: 'eq', value: id }, scope] }, limit: 1, columns: [model.primaryKey] });
   if (!row) throw new DomainError('not_found', `${model.table} ${String(id)} not found`);
+}
+
+/**
+ * The live row `id` within `scope` (undefined: any row), read in `tx`; `lock: 'update'` locks it
+ * until the transaction ends (a version compared before writing). `not_found` when absent or out of reach.
+ */
+export async function readInScope(tx: RecordStore, model: ModelDef, id: Value, scope: Condition | undefined, lock?: 'update'): Promise<Row> {
+  const key: Condition = { column: model.primaryKey, op: 'eq', value: id };
+  const [row] = await tx.find(model.table, { where: scope ? { all: [key, scope] } : key, limit: 1, ...(lock ? { lock } : {}) });
+  if (!row) throw new DomainError('not_found', `${model.table} ${String(id)} not found`);
+  return row;
 }
 
 /** The refusal of a write that would put a row outside the caller's reach. */

@@ -1,11 +1,12 @@
 import { AdminRows } from '../../application/admin/admin-rows.js';
 import { DeleteAdminRecords } from '../../application/admin/delete-admin-records.js';
 import { ListAdminRows } from '../../application/admin/list-admin-rows.js';
+import { AdminVersions } from '../../application/admin/admin-versions.js';
 import { SaveAdminRecord } from '../../application/admin/save-admin-record.js';
 import { ReadAdminHistory } from '../../application/admin/read-admin-history.js';
 import { RestoreAdminRecord } from '../../application/admin/restore-admin-record.js';
 import { SetUserPassword } from '../../application/admin/set-user-password.js';
-import { adminRoutes } from '../../adapters/http-koa/admin/admin-routes.js';
+import { adminRoutes } from '../../adapters/http-koa/index.js';
 import { adminTables, type AdminModelOptions } from '../../domain/admin/admin-config.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
@@ -60,6 +61,7 @@ export function admin(options: AdminOptions = {}): Plugin {
       const models = new Map(adminTables(ctx.registry, new Set(options.exclude ?? [])).map((model) => [model.table, { model, options: options.models?.[model.table] ?? {} }]));
       // Every unsafe request under the admin needs the CSRF token, with or without a session cookie.
       ctx.getOptional(TOKENS.CsrfProtectedPrefixes)?.add(prefix === '' ? '/' : prefix);
+      const versions = new AdminVersions(ctx.get(TOKENS.EntityTags));
       const routes = adminRoutes({
         prefix,
         loginUrl: options.loginUrl,
@@ -71,7 +73,8 @@ export function admin(options: AdminOptions = {}): Plugin {
         models,
         permissions: ctx.getOptional(TOKENS.CheckPermission),
         list: new ListAdminRows(ctx.store, ctx.registry),
-        save: new SaveAdminRecord(ctx.store, ctx.registry),
+        save: new SaveAdminRecord(ctx.store, ctx.registry, versions),
+        versions,
         remove: new DeleteAdminRecords(ctx.store, ctx.registry),
         setPassword: new SetUserPassword(ctx.store, ctx.hasher),
         restore: new RestoreAdminRecord(ctx.store),

@@ -1,7 +1,5 @@
 import type { TokenCacheOptions } from '../../application/auth/token-manager.js';
-import { bearerAuthentication, chainAuthentication, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import { formAuthRoutes } from '../../adapters/http-koa/routes/form-auth-routes.js';
-import { jsonAuthRoutes } from '../../adapters/http-koa/routes/json-auth-routes.js';
+import { bearerAuthentication, chainAuthentication, formAuthRoutes, jsonAuthRoutes, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/index.js';
 import type { Row } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Plugin } from '../plugin.js';

@@ -1,5 +1,4 @@
-import type { RouteDef } from '../../adapters/http-koa/http-route.js';
-import { packageAsset, type PackageAsset } from '../../adapters/http-koa/static-assets.js';
+import { packageAsset, type PackageAsset, type RouteDef } from '../../adapters/http-koa/index.js';
 
 /**
  * GraphiQL at `GET <path>` (SPEC "GraphQL": on in development), served entirely from installed

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import type { GraphQLSchema } from 'graphql';
-import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
+import { callerOf, HANDSHAKE_OUTCOME, noAuthentication, streamBody, type AuthBackend, type HttpRequest } from '../../adapters/http-koa/index.js';
 import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
@@ -11,10 +9,9 @@ import { rowScopes } from '../../adapters/graphql/row-scopes.js';
 import { ShuttingDown } from '../../domain/errors/domain-error.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
+import { TOKENS } from '../tokens.js';
 import { graphiqlRoutes } from './graphiql-page.js';
 import type { Identity } from '../../domain/auth/identity.js';
-import { callerOf } from '../upgrade-identity.js';
-import { HANDSHAKE_OUTCOME } from '../upgrade-router.js';
 
 /**
  * The GraphQL layer (SPEC "GraphQL"): deny-by-default (nothing is in the schema until exposed),
@@ -116,7 +113,7 @@ export class GraphqlPlugin implements Plugin {
   install(ctx: PluginContext): void {
     this.check(ctx);
     const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
-    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables);
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables, ctx.get(TOKENS.EntityTags));
     this.schemaValue = schema;
     const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
     const pk = (table: string) => ctx.registry.require(table).primaryKey;
@@ -155,7 +152,7 @@ export class GraphqlPlugin implements Plugin {
             await res.body[Symbol.asyncIterator]().return?.();
             throw new ShuttingDown();
           }
-          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : Readable.from(res.subscription ? await watched(req, res.body) : res.body);
+          const body = res.body === null ? '' : typeof res.body === 'string' ? res.body : streamBody(res.subscription ? await watched(req, res.body) : res.body);
           return { status: res.status, body, headers: res.headers, ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}) };
         },
       });

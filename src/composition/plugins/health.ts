@@ -1,6 +1,6 @@
 import { CheckReadiness, type NamedCheck } from '../../application/check-readiness.js';
 import { CheckSchema } from '../../application/check-schema.js';
-import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
+import type { HttpResponse } from '../../adapters/http-koa/index.js';
 import type { HealthCheck } from '../../ports/health-check.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LiveReloadHub, liveReloadInjection, liveReloadRoutes, liveReloadTag } from '../../adapters/http-koa/live-reload.js';
+import { LiveReloadHub, liveReloadInjection, liveReloadRoutes, liveReloadTag } from '../../adapters/http-koa/index.js';
 import { watchFolders } from '../../adapters/system/folder-watcher.js';
 import type { Plugin } from '../plugin.js';
 

@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../adapters/openapi/build-openapi-document.js';
-import type { HttpResponse } from '../../adapters/http-koa/http-route.js';
-import { escapeHtml } from '../../adapters/http-koa/safe-html.js';
+import { escapeHtml, type HttpResponse } from '../../adapters/http-koa/index.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 

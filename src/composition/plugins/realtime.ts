@@ -4,8 +4,7 @@ import { openEventStream } from '../../adapters/realtime/sse-endpoint.js';
 import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS, type Token } from '../tokens.js';
-import { callerOf } from '../upgrade-identity.js';
-import { HANDSHAKE_OUTCOME } from '../upgrade-router.js';
+import { callerOf, HANDSHAKE_OUTCOME } from '../../adapters/http-koa/index.js';
 
 /** Options of `realtime()`; every bound is per process. */
 export interface RealtimeOptions {

@@ -1,8 +1,7 @@
 import type { NestedSpec } from '../../application/rest/nested-tree.js';
 import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
-import { noAuthentication, type AuthBackend } from '../../adapters/http-koa/authentication.js';
-import { collectionPath, restRoutes } from '../../adapters/http-koa/routes/rest-routes.js';
+import { collectionPath, noAuthentication, restRoutes, type AuthBackend } from '../../adapters/http-koa/index.js';
 import { parseRate } from '../../domain/auth/throttle-rates.js';
 import type { RowPolicyDecl } from '../../domain/model/row-policy.js';
 import { assertEnforceableSchema } from '../../domain/rest/action-schema.js';

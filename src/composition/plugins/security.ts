@@ -1,8 +1,4 @@
-import { csrfMiddleware, CSRF_FIELD } from '../../adapters/http-koa/csrf-middleware.js';
-import { hardeningHeaders } from '../../adapters/http-koa/hardening-headers.js';
-import type { HttpRequest } from '../../adapters/http-koa/http-route.js';
-import { escapeHtml, SafeHtml } from '../../adapters/http-koa/safe-html.js';
-import { SESSION_COOKIE } from '../../adapters/http-koa/session-middleware.js';
+import { csrfMiddleware, CSRF_FIELD, escapeHtml, hardeningHeaders, SafeHtml, SESSION_COOKIE, type HttpRequest } from '../../adapters/http-koa/index.js';
 import type { Plugin } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 

@@ -1,5 +1,5 @@
 import { SessionManager } from '../../application/auth/session-manager.js';
-import { sessionMiddleware } from '../../adapters/http-koa/session-middleware.js';
+import { sessionMiddleware } from '../../adapters/http-koa/index.js';
 import type { Plugin } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 

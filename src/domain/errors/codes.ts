@@ -1,6 +1,7 @@
 /**
  * The stable machine codes of every expected failure. Each transport maps these in exactly
- * one place (http-koa: `problem-mapping.ts`); a unit test checks every code is mapped and
+ * one place (HTTP, REST and admin: `problem-mapping.ts`; GraphQL: `error-mapping.ts`; realtime
+ * WebSocket: `realtime/error-codes.ts`); unit tests check every code is mapped by each and
  * documented in docs/errors.md.
  */
 export const ERROR_CODES = [

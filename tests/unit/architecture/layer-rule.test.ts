@@ -1,5 +1,14 @@
+import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+
+/** Every adapter folder, as eslint.config.js reads them. */
+const ADAPTERS = readdirSync(new URL('../../../src/adapters/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+/** Another adapter than `name` (the next one, in order). */
+const otherThan = (name: string): string => ADAPTERS[(ADAPTERS.indexOf(name) + 1) % ADAPTERS.length] as string;
 
 /** The layer rule of DESIGN.md §2 must bite: these imports fail lint (and so `npm test`). */
 describe('layer rule', () => {
@@ -25,6 +34,42 @@ describe('layer rule', () => {
     ['src/composition/x.ts', "import Redis from 'ioredis';\nexport const k = Redis;\n"],
   ])('%s may not: %s', async (file, code) => {
     expect(await lint(file, code)).toBeGreaterThan(0);
+  });
+
+  it('knows every adapter folder', () => {
+    expect(ADAPTERS).toEqual(expect.arrayContaining(['crypto', 'events', 'graphql', 'http-koa', 'logging', 'mail', 'openapi', 'persistence', 'realtime', 'system', 'tasks', 'throttle']));
+  });
+
+  it.each(ADAPTERS)('src/adapters/%s may not import another adapter', async (name) => {
+    const other = otherThan(name);
+    expect(await lint(`src/adapters/${name}/x.ts`, `import { k } from '../${other}/x.js';\nexport const j = k;\n`)).toBeGreaterThan(0);
+    expect(await lint(`src/adapters/${name}/sub/x.ts`, `import { k } from '../../${other}/x.js';\nexport const j = k;\n`)).toBeGreaterThan(0);
+    expect(await lint(`src/adapters/${name}/x.ts`, `import { k } from '../../adapters/${other}/x.js';\nexport const j = k;\n`)).toBeGreaterThan(0);
+    // Its own modules, from its folder and its sub-folders, are its own.
+    expect(await lint(`src/adapters/${name}/x.ts`, "import { k } from './y.js';\nexport const j = k;\n")).toBe(0);
+    expect(await lint(`src/adapters/${name}/sub/x.ts`, "import { k } from '../y.js';\nexport const j = k;\n")).toBe(0);
+  });
+
+  it.each([
+    ['src/composition/x.ts', "import type { Server } from 'node:http';\nexport type K = Server;\n"],
+    ['src/composition/x.ts', "import { createServer } from 'http';\nexport const k = createServer;\n"],
+    ['src/composition/x.ts', "import { Server } from 'node:net';\nexport const k = Server;\n"],
+    ['src/composition/x.ts', "import type { TLSSocket } from 'node:tls';\nexport type K = TLSSocket;\n"],
+    ['src/composition/plugins/x.ts', "import { Readable } from 'node:stream';\nexport const k = Readable;\n"],
+    ['src/composition/x.ts', "import { pipeline } from 'node:stream/promises';\nexport const k = pipeline;\n"],
+    ['src/composition/x.ts', "import { cookieValue } from '../adapters/http-koa/cookies.js';\nexport const k = cookieValue;\n"],
+    ['src/composition/x.ts', "import { UpgradeRouter } from '../adapters/http-koa/node/upgrade-router.js';\nexport const k = UpgradeRouter;\n"],
+    ['src/composition/plugins/x.ts', "import { adminRoutes } from '../../adapters/http-koa/admin/admin-routes.js';\nexport const k = adminRoutes;\n"],
+    ['src/composition/plugins/x.ts', "import type { RouteDef } from '../../adapters/http-koa/http-route.js';\nexport type K = RouteDef;\n"],
+  ])('composition wires the HTTP adapter through its entry only: %s may not: %s', async (file, code) => {
+    expect(await lint(file, code)).toBeGreaterThan(0);
+  });
+
+  it("allows composition the HTTP adapter's entry and Node's other modules", async () => {
+    expect(await lint('src/composition/x.ts', "import { NodeServer } from '../adapters/http-koa/index.js';\nexport const k = NodeServer;\n")).toBe(0);
+    expect(await lint('src/composition/plugins/x.ts', "import type { RouteDef } from '../../adapters/http-koa/index.js';\nexport type K = RouteDef;\n")).toBe(0);
+    expect(await lint('src/composition/x.ts', "import { createHash } from 'node:crypto';\nexport const k = createHash;\n")).toBe(0);
+    expect(await lint('src/composition/x.ts', "import { resolve } from 'node:path';\nexport const k = resolve;\n")).toBe(0);
   });
 
   it('allows the permitted directions', async () => {

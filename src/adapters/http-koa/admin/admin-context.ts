@@ -5,6 +5,7 @@ import type { DeleteAdminRecords } from '../../../application/admin/delete-admin
 import type { LogIn } from '../../../application/auth/log-in.js';
 import type { ListAdminRows } from '../../../application/admin/list-admin-rows.js';
 import type { SaveAdminRecord } from '../../../application/admin/save-admin-record.js';
+import type { AdminVersions } from '../../../application/admin/admin-versions.js';
 import type { ReadAdminHistory } from '../../../application/admin/read-admin-history.js';
 import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
 import type { SetUserPassword } from '../../../application/admin/set-user-password.js';
@@ -16,6 +17,7 @@ import type { ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ModelDef } from '../../../domain/model/types.js';
 import { sessionAuthentication } from '../authentication.js';
 import type { HttpRequest, HttpResponse } from '../http-route.js';
+import { problemHeaders, STATUS_BY_CODE, statusTitle, toProblem } from '../problem-mapping.js';
 import { csrfInput } from './csrf.js';
 import { html, layout } from './html.js';
 import type { SafeHtml } from '../safe-html.js';
@@ -40,6 +42,8 @@ export interface AdminDeps {
   readonly permissions: PermissionSource | undefined;
   readonly list: ListAdminRows;
   readonly save: SaveAdminRecord;
+  /** The versions change forms carry (the row's entity tag) and saves compare. */
+  readonly versions: AdminVersions;
   readonly remove: DeleteAdminRecords;
   readonly setPassword: SetUserPassword;
   readonly restore: RestoreAdminRecord;
@@ -69,18 +73,24 @@ export const loginRedirect = (deps: AdminDeps, target: string | undefined): stri
 /** The table label shown in the admin. */
 export const tableLabel = (deps: AdminDeps, table: string): string => deps.models.get(table)?.options.label ?? table;
 
-function errorPage(call: AdminCall, e: DomainError): Promise<HttpResponse> {
-  const status = e.code === 'forbidden' ? 403 : e.code === 'not_found' ? 404 : 400;
-  const title = status === 403 ? 'Forbidden' : status === 404 ? 'Not found' : 'Bad request';
+/**
+ * An expected error as an HTML page: its status is REST's (`STATUS_BY_CODE`, the one table HTTP
+ * maps codes with), its heading that status's title, with the headers a problem answer would carry
+ * (`Retry-After`, `Allow`, …).
+ */
+async function errorPage(call: AdminCall, e: DomainError): Promise<HttpResponse> {
+  const status = STATUS_BY_CODE[e.code];
   // A refused list parameter is described generically: the caller's parameter names are not echoed (nothing hidden can be probed).
   const detail = e.code === 'invalid_query' ? 'This list cannot be filtered or ordered that way.' : e.detail;
-  return call.page(title, [['Home', `${call.deps.prefix}/`]], html`<p class="error">${detail}</p>`, status);
+  const page = await call.page(statusTitle(status), [['Home', `${call.deps.prefix}/`]], html`<p class="error">${detail}</p>`, status);
+  const headers = problemHeaders(toProblem(e), e);
+  return Object.keys(headers).length > 0 ? { ...page, headers: { ...page.headers, ...headers } } : page;
 }
 
 /**
  * Wraps an admin handler: an anonymous caller is sent to the login page (303, with a safe
- * `redirect` back), a signed-in caller who is not staff gets a 403 page; expected errors become
- * pages (403, 404, 400), never a 500.
+ * `redirect` back), a signed-in caller who is not staff gets a 403 page; an expected error (a
+ * DomainError) becomes a page with the status REST gives its code, never a 500.
  */
 export function adminHandler(deps: AdminDeps, handler: (call: AdminCall) => Promise<HttpResponse>): (req: HttpRequest) => Promise<HttpResponse> {
   return async (req) => {
@@ -91,7 +101,7 @@ export function adminHandler(deps: AdminDeps, handler: (call: AdminCall) => Prom
     try {
       return await handler(call);
     } catch (e) {
-      if (e instanceof DomainError && ['forbidden', 'not_found', 'invalid_query', 'invalid_input', 'privileged_field', 'still_referenced'].includes(e.code)) return errorPage(call, e);
+      if (e instanceof DomainError) return errorPage(call, e);
       throw e;
     }
   };

@@ -1,3 +1,5 @@
+import { differingColumns, StaleAdminRecord, STALE_MESSAGE } from '../../../application/admin/admin-versions.js';
+import { keyText } from '../../../application/rest/m2m-links.js';
 import { parseForm, type FormFields } from '../../../domain/admin/form-values.js';
 import { DomainError, type FieldError } from '../../../domain/errors/domain-error.js';
 import { columnOf } from '../../../domain/model/model-registry.js';
@@ -5,8 +7,9 @@ import type { Identity } from '../../../domain/auth/identity.js';
 import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
 import { parseTextValue } from '../../../domain/rest/list-query.js';
 import type { HttpResponse } from '../http-route.js';
+import { STATUS_BY_CODE } from '../problem-mapping.js';
 import { redirect, type AdminCall } from './admin-context.js';
-import { keyPath } from './cells.js';
+import { cellText, keyPath } from './cells.js';
 import { csrfInput } from './csrf.js';
 import { html } from './html.js';
 import { columnField, linksField, type FormState } from './widgets.js';
@@ -56,12 +59,48 @@ async function formBody(call: AdminCall, entry: Entry, state: FormState): Promis
   return html`${groups}`;
 }
 
-/** Renders the add or change form (status 400 with the errors beside their fields after a refused post). */
-export async function renderForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined, fields?: FormFields, errors: readonly FieldError[] = []): Promise<HttpResponse> {
+/** The name of the hidden field a change form carries the version of the row it shows in. */
+export const VERSION_FIELD = '_version';
+
+/** A save refused because the row changed since its form was opened: the row as it is now, its version, and what was posted. */
+export interface Conflict {
+  readonly current: Row;
+  readonly version: string;
+  /** The posted write body (typed values; many-to-many relations as lists of keys). */
+  readonly posted: Readonly<Record<string, unknown>>;
+}
+
+/** The notice of a conflict: each field whose posted value differs from the current one, with both values. */
+function conflictNotice(entry: Entry, conflict: Conflict, links: ReadonlyMap<string, readonly Value[]>): SafeHtml {
+  const { model, label } = entry;
+  const rows: SafeHtml[] = differingColumns(model, conflict.posted, conflict.current).map((name) => {
+    const col = columnOf(model, name);
+    return html`<tr><th scope="row">${name}</th><td>${cellText(col, conflict.posted[name] as Value)}</td><td>${cellText(col, conflict.current[name])}</td></tr>`;
+  });
+  for (const rel of model.manyToMany) {
+    const posted = conflict.posted[rel.name];
+    if (!Array.isArray(posted)) continue;
+    const mine = posted.map((v) => keyText(v as Value)).sort();
+    const now = (links.get(rel.name) ?? []).map(keyText).sort();
+    if (mine.join() !== now.join()) rows.push(html`<tr><th scope="row">${rel.name}</th><td>${mine.join(', ') || '—'}</td><td>${now.join(', ') || '—'}</td></tr>`);
+  }
+  const table = rows.length > 0 ? html`<table class="conflict"><thead><tr><th scope="col">Field</th><th scope="col">Yours</th><th scope="col">Current</th></tr></thead><tbody>${rows}</tbody></table>` : '';
+  return html`<div class="flash error" role="alert" id="conflict"><p>This ${label} was ${STALE_MESSAGE}. Your input is kept below; ${rows.length > 0 ? 'where it differs from the current values, both are shown here' : 'it matches the current values'}. Save again to store yours.</p>${table}</div>`;
+}
+
+/**
+ * Renders the add or change form (status 400 with the errors beside their fields after a refused
+ * post; 412, REST's status of `precondition_failed`, after a save refused for a stale version,
+ * with `conflict`: both values of each field that differs, the input kept, and the new version in
+ * the hidden field so that saving again stores it). A change form carries the version of the row
+ * it shows in {@link VERSION_FIELD}; after refused input, the version first posted.
+ */
+export async function renderForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined, fields?: FormFields, errors: readonly FieldError[] = [], conflict?: Conflict): Promise<HttpResponse> {
   const { deps, req } = call;
   const { model, label } = entry;
   const base = `${deps.prefix}/${model.table}`;
   const links = target ? await deps.rows.links(model, target.row) : new Map<string, readonly Value[]>();
+  const version = target ? (conflict?.version ?? fields?.[VERSION_FIELD] ?? deps.versions.of(model, target.row)) : undefined;
   const state: FormState = { ...(target ? { row: target.row } : {}), ...(fields ? { fields } : {}), errors, links };
   const action = target ? `${base}/${keyPath(target.id)}` : `${base}/add`;
   const general = errors.filter((e) => !model.columns.some((c) => c.name === e.field) && !model.manyToMany.some((r) => e.field.startsWith(r.name)));
@@ -77,15 +116,20 @@ export async function renderForm(call: AdminCall, entry: Entry, target: { id: Va
     : '';
   const summary = errors.length > 0 ? html`<div class="flash error" role="alert">Please correct the errors below.${general.length ? html`<ul class="errorlist">${general.map((e) => html`<li>${e.message}</li>`)}</ul>` : ''}</div>` : '';
   const form = editable
-    ? html`<form method="post" action="${action}" novalidate>${csrfInput(req)}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
+    ? html`<form method="post" action="${action}" novalidate>${csrfInput(req)}${version === undefined ? '' : html`<input type="hidden" name="${VERSION_FIELD}" value="${version}">`}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
     : await formBody(call, { ...entry, policy: { ...entry.policy, editable: () => false } }, state);
   const title = target ? `Change ${label} ${String(target.id)}` : `Add ${label}`;
-  return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${restore}${summary}${deleted ? '' : tools}${form}`, errors.length > 0 ? 400 : 200);
+  const notice = conflict ? conflictNotice(entry, conflict, links) : '';
+  const status = conflict ? STATUS_BY_CODE.precondition_failed : errors.length > 0 ? 400 : 200;
+  return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${restore}${notice}${summary}${deleted ? '' : tools}${form}`, status);
 }
 
 const FIELD_CODES = new Set(['invalid_input', 'privileged_field', 'unique_violation', 'foreign_key_violation', 'not_null_violation', 'check_violation']);
 
-/** Handles a posted add or change form through the shared write path; refused input re-renders the form with the input kept. */
+/**
+ * Handles a posted add or change form through the shared write path; refused input re-renders
+ * the form with the input kept (400), and so does a change whose posted version is stale (412).
+ */
 export async function saveForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined): Promise<HttpResponse> {
   const fields = (call.req.body ?? {}) as FormFields;
   const { model, policy } = entry;
@@ -94,12 +138,13 @@ export async function saveForm(call: AdminCall, entry: Entry, target: { id: Valu
   const surface = { model, policy };
   try {
     const row = target
-      ? await call.deps.save.update(surface, call.identity, target.id, parsed.body, (before) => guardSuperuserRow(call.identity, model.table, before))
+      ? await call.deps.save.update(surface, call.identity, target.id, parsed.body, (before) => guardSuperuserRow(call.identity, model.table, before), fields[VERSION_FIELD])
       : await call.deps.save.create(surface, call.identity, parsed.body);
     const id = row[model.primaryKey] ?? null;
     await call.req.session?.flash({ level: 'success', body: `${entry.label} ${String(id)} was ${target ? 'changed' : 'added'}.` });
     return redirect(`${call.deps.prefix}/${model.table}/${keyPath(id)}`);
   } catch (e) {
+    if (e instanceof StaleAdminRecord && target) return renderForm(call, entry, { id: target.id, row: e.current }, fields, [], { current: e.current, version: e.version, posted: parsed.body });
     if (!(e instanceof DomainError) || !FIELD_CODES.has(e.code)) throw e;
     const errors = e.errors.length > 0 ? e.errors : [{ field: '', message: e.detail }];
     return renderForm(call, entry, target, fields, errors);

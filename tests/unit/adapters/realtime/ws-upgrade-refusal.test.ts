@@ -5,7 +5,7 @@ import WebSocket from 'ws';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
 import { connect } from 'node:net';
-import { HANDSHAKE_OUTCOME, UpgradeRouter } from '../../../../src/composition/upgrade-router.js';
+import { HANDSHAKE_OUTCOME, UpgradeRouter } from '../../../../src/adapters/http-koa/node/upgrade-router.js';
 import { ANONYMOUS, type Identity } from '../../../../src/domain/auth/identity.js';
 import { DatabaseUnavailable, DomainError } from '../../../../src/domain/errors/domain-error.js';
 import type { Logger } from '../../../../src/ports/logger.js';

@@ -47,4 +47,15 @@ describe('entity tags of stored rows', () => {
       expect(() => tags.check(model, row, stale)).toThrow(expect.objectContaining({ code: 'precondition_failed' }));
     }
   });
+
+  it('compare a version a write carried (the admin form, GraphQL, a bulk item): the tag with or without its quotes', () => {
+    const tags = new EntityTags('k');
+    const tag = tags.of(model, row);
+    expect(tags.matches(model, row, tag)).toBe(true);
+    expect(tags.matches(model, row, tag.slice(1, -1))).toBe(true);
+    for (const other of ['', '""', `W/${tag}`, tags.of(model, { ...row, score: 4 })]) expect(tags.matches(model, row, other), other).toBe(false);
+    expect(() => tags.checkVersion(model, row, undefined)).not.toThrow();
+    expect(() => tags.checkVersion(model, row, tag)).not.toThrow();
+    expect(() => tags.checkVersion(model, row, '"other"')).toThrow(expect.objectContaining({ code: 'precondition_failed' }));
+  });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DomainError } from '../domain/errors/domain-error.js';
+import { DomainError } from '../../../domain/errors/domain-error.js';
 
 /** A refused WebSocket handshake, with the headers RFC 6455 asks the refusal to carry. */
 export class HandshakeRefused extends DomainError {

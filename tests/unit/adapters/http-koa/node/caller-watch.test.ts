@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { SessionManager } from '../../../src/application/auth/session-manager.js';
-import { TokenManager } from '../../../src/application/auth/token-manager.js';
-import { callerWatch } from '../../../src/composition/caller-watch.js';
-import type { Identity } from '../../../src/domain/auth/identity.js';
-import type { Row } from '../../../src/domain/model/types.js';
-import { SeededRandom } from '../../../src/testing.js';
-import { databasePerTest, type Backend } from '../../support/open-test-database.js';
-import { postgresAvailable } from '../../support/postgres.js';
+import { SessionManager } from '../../../../../src/application/auth/session-manager.js';
+import { TokenManager } from '../../../../../src/application/auth/token-manager.js';
+import { callerWatch } from '../../../../../src/adapters/http-koa/node/caller-watch.js';
+import type { Identity } from '../../../../../src/domain/auth/identity.js';
+import type { Row } from '../../../../../src/domain/model/types.js';
+import { SeededRandom } from '../../../../../src/testing.js';
+import { databasePerTest, type Backend } from '../../../../support/open-test-database.js';
+import { postgresAvailable } from '../../../../support/postgres.js';
 
 const pg = await postgresAvailable();
 

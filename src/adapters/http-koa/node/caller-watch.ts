@@ -1,15 +1,15 @@
-import { CredentialWatch } from '../application/auth/credential-watch.js';
-import { hashToken } from '../application/auth/secrets.js';
-import type { SessionManager } from '../application/auth/session-manager.js';
-import type { TokenManager } from '../application/auth/token-manager.js';
-import { bearerToken } from '../adapters/http-koa/authentication.js';
-import { cookieValue } from '../adapters/http-koa/cookies.js';
-import { SESSION_COOKIE } from '../adapters/http-koa/session-middleware.js';
-import type { Identity } from '../domain/auth/identity.js';
-import type { Row } from '../domain/model/types.js';
-import type { Clock } from '../ports/clock.js';
-import type { EventBus } from '../ports/event-bus.js';
-import type { Logger } from '../ports/logger.js';
+import { CredentialWatch } from '../../../application/auth/credential-watch.js';
+import { hashToken } from '../../../application/auth/secrets.js';
+import type { SessionManager } from '../../../application/auth/session-manager.js';
+import type { TokenManager } from '../../../application/auth/token-manager.js';
+import { bearerToken } from '../authentication.js';
+import { cookieValue } from '../cookies.js';
+import { SESSION_COOKIE } from '../session-middleware.js';
+import type { Identity } from '../../../domain/auth/identity.js';
+import type { Row } from '../../../domain/model/types.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { EventBus } from '../../../ports/event-bus.js';
+import type { Logger } from '../../../ports/logger.js';
 import type { UpgradeCaller } from './upgrade-identity.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { problemHeaders, toProblem } from '../adapters/http-koa/problem-mapping.js';
-import { HARDENING_HEADERS } from '../adapters/http-koa/hardening-headers.js';
-import { requestIdOf } from '../adapters/http-koa/request-id.js';
-import { DomainError, ShuttingDown } from '../domain/errors/domain-error.js';
-import type { Logger } from '../ports/logger.js';
+import { problemHeaders, toProblem } from '../problem-mapping.js';
+import { HARDENING_HEADERS } from '../hardening-headers.js';
+import { requestIdOf } from '../request-id.js';
+import { DomainError, ShuttingDown } from '../../../domain/errors/domain-error.js';
+import type { Logger } from '../../../ports/logger.js';
 import { crossOriginSession, upgradeOriginPolicy, type UpgradeOriginPolicy } from './upgrade-origin.js';
 import { replayWithoutUpgrade } from './upgrade-replay.js';
 import { asksForWebSocket, malformedHandshake } from './websocket-handshake.js';

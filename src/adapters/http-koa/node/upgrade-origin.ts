@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { cookieValue } from '../adapters/http-koa/cookies.js';
-import { SESSION_COOKIE } from '../adapters/http-koa/session-middleware.js';
+import { cookieValue } from '../cookies.js';
+import { SESSION_COOKIE } from '../session-middleware.js';
 
 /** Which origins may open a WebSocket that the session cookie identifies. */
 export interface UpgradeOriginPolicy {

@@ -1,10 +1,10 @@
-import type { SessionManager } from '../application/auth/session-manager.js';
-import type { TokenManager } from '../application/auth/token-manager.js';
-import { resolveIdentity, type AuthBackend } from '../adapters/http-koa/authentication.js';
-import { cookieValue } from '../adapters/http-koa/cookies.js';
-import type { SessionHandle } from '../adapters/http-koa/http-route.js';
-import { SESSION_COOKIE } from '../adapters/http-koa/session-middleware.js';
-import type { Identity } from '../domain/auth/identity.js';
+import type { SessionManager } from '../../../application/auth/session-manager.js';
+import type { TokenManager } from '../../../application/auth/token-manager.js';
+import { resolveIdentity, type AuthBackend } from '../authentication.js';
+import { cookieValue } from '../cookies.js';
+import type { SessionHandle } from '../http-route.js';
+import { SESSION_COOKIE } from '../session-middleware.js';
+import type { Identity } from '../../../domain/auth/identity.js';
 
 /** What identifies the caller of a request no route serves (a WebSocket upgrade). */
 export interface UpgradeCaller {

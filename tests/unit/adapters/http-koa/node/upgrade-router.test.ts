@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { upgradeOriginPolicy } from '../../../src/composition/upgrade-origin.js';
-import { UpgradeRouter } from '../../../src/composition/upgrade-router.js';
-import { ShuttingDown } from '../../../src/domain/errors/domain-error.js';
-import type { Logger } from '../../../src/ports/logger.js';
+import { upgradeOriginPolicy } from '../../../../../src/adapters/http-koa/node/upgrade-origin.js';
+import { UpgradeRouter } from '../../../../../src/adapters/http-koa/node/upgrade-router.js';
+import { ShuttingDown } from '../../../../../src/domain/errors/domain-error.js';
+import type { Logger } from '../../../../../src/ports/logger.js';
 
 /** Sends a raw upgrade request and resolves with the first response line (and the whole answer). */
 function upgrade(port: number, path: string, headers: Record<string, string> = {}): Promise<string> {

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The surfaces that read through use cases, never the store itself. */
+const SURFACES = ['src/adapters/graphql', 'src/adapters/http-koa/admin'];
+
+/**
+ * Files of those surfaces that import the record-store port today (build-mutations.ts: the
+ * `expectedVersion` guard's transaction type).
+ * To be removed by the read use cases (issue 46 item 1).
+ */
+const ALLOWED = new Set(['src/adapters/graphql/build-mutations.ts', 'src/adapters/graphql/build-schema.ts', 'src/adapters/graphql/loaders.ts']);
+
+/** Every .ts file under `folder` (relative to the repository), recursively. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return filesUnder(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The relative modules `file` imports or re-exports (static and dynamic), resolved to repository paths. */
+function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+/** The record-store port, or a store: the persistence adapter's modules, any `*-record-store` module. */
+const isStore = (module: string): boolean =>
+  module === 'src/ports/record-store.ts' || module.startsWith('src/adapters/persistence/') || /record-store\.ts$/.test(module);
+
+describe('store access', () => {
+  it('reads the imports of these surfaces', () => {
+    const files = SURFACES.flatMap(filesUnder);
+    expect(files).toContain('src/adapters/graphql/loaders.ts');
+    expect(files.some((f) => f.startsWith('src/adapters/http-koa/admin/'))).toBe(true);
+    const sample = "import type { RecordStore } from '../../ports/record-store.js';\nexport { k } from './k.js';\nconst m = await import('../persistence/x.js');\nimport 'node:fs';\n";
+    expect(importsOf('src/adapters/graphql/x.ts', sample)).toEqual(['src/ports/record-store.ts', 'src/adapters/graphql/k.ts', 'src/adapters/persistence/x.ts']);
+    expect(['src/ports/record-store.ts', 'src/adapters/persistence/x.ts'].every(isStore)).toBe(true);
+    expect(isStore('src/adapters/graphql/k.ts')).toBe(false);
+  });
+
+  it('no file of the GraphQL adapter or the admin pages imports the record-store port or a store (but the allow-listed)', () => {
+    const offenders = SURFACES.flatMap(filesUnder).filter((file) => !ALLOWED.has(file) && importsOf(file).some(isStore));
+    expect(offenders).toEqual([]);
+  });
+});
