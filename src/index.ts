@@ -86,6 +86,7 @@ export type { MigrationSource } from './ports/migration-source.js';
 export type { MailTemplates, RenderedMail } from './ports/mail-templates.js';
 export type { FieldConfig, ScopeFn, ComputedFn, TransformFn } from './domain/rest/resource-config.js';
 export type { FieldPolicy } from './domain/rest/field-policy.js';
+export type { WriteSurface } from './application/write/write-body.js';
 export type { DocumentLimits } from './adapters/graphql/document-limits.js';
 export type { BackendOptions } from './composition/backends.js';
 export type { GrantPermission } from './application/grant-permission.js';

@@ -8,13 +8,16 @@ import type { RecordStore } from '../../ports/record-store.js';
 import { atIndex, checkBatch } from './bulk-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
+import { DeleteRecord } from '../write/delete-record.js';
 
 /**
  * Bulk delete (SPEC "Bulk endpoints"): body `{ids: [...]}`, one transaction; an unknown or
  * out-of-scope id rolls everything back (404 naming its index); soft-delete models get
- * `deleted_at` stamped.
+ * `deleted_at` stamped. Every id goes through the shared delete path (`DeleteRecord`) in the one transaction.
  */
 export class BulkDelete {
+  private readonly remove = new DeleteRecord();
+
   constructor(private readonly store: RecordStore) {}
 
   async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<void> {
@@ -29,8 +32,9 @@ export class BulkDelete {
     });
     await this.store.transaction(async (tx) => {
       for (const [i, id] of ids.entries()) {
-        await findScoped(tx, resource, identity, id, parent).catch((e: unknown) => atIndex(e, i));
-        if (!(await tx.delete(model.table, id))) atIndex(new DomainError('not_found', `${model.table} ${String(id)} not found`), i);
+        // The shared delete path; its guard reads the row within the caller's scope (and the parent).
+        const guard = async (t: RecordStore): Promise<void> => void (await findScoped(t, resource, identity, id, parent));
+        await this.remove.execute(tx, model, id, { guard, guardChecksScope: true, caller: identity }).catch((e: unknown) => atIndex(e, i));
       }
     });
   }

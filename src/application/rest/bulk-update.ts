@@ -10,7 +10,7 @@ import type { EntityTags } from './entity-tags.js';
 import type { HydrateIncludes } from './hydrate-includes.js';
 import type { RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
-import { writableFields } from '../write/write-body.js';
+import { UpdateRecord, updateChanges } from '../write/update-record.js';
 
 /** The field of a bulk PATCH item naming the version of the row it changes (its ETag); never a column written. */
 export const BULK_VERSION_FIELD = '_version';
@@ -20,10 +20,12 @@ export const BULK_VERSION_FIELD = '_version';
  * fields to change, and optionally the version of the row it changes (`_version`: its ETag,
  * compared with the row read locked in the transaction); a missing key (400), an unknown or
  * out-of-scope key (404), a privileged field (400) or a stale version (412
- * `precondition_failed`) rolls the whole batch back, naming the item's index.
+ * `precondition_failed`) rolls the whole batch back, naming the item's index. Every item goes
+ * through the shared update path (`UpdateRecord`: field policy, row policy) in the one transaction.
  */
 export class BulkUpdate extends PresentedBulkWrite {
   protected readonly action = 'change';
+  private readonly update = new UpdateRecord();
 
   constructor(
     store: RecordStore,
@@ -43,29 +45,32 @@ export class BulkUpdate extends PresentedBulkWrite {
         throw new DomainError('invalid_input', `item ${i}: "${model.primaryKey}" is required`, [{ field: model.primaryKey, message: 'required', index: i }]);
       }
       const { [BULK_VERSION_FIELD]: version, ...columns } = item as Record<string, unknown>;
+      delete columns[model.primaryKey]; // the key names the row (a normalised copy is `id`)
       if (version !== undefined && version !== null && typeof version !== 'string') {
         throw new DomainError('invalid_input', `item ${i}: "${BULK_VERSION_FIELD}" must be a string (the row's ETag)`, [{ field: BULK_VERSION_FIELD, message: 'must be a string', index: i }]);
       }
+      // Every body passes the field policy before any database work.
       try {
-        const changes = writableFields(resource, columns, i, parent);
-        delete changes[model.primaryKey];
-        return { id: id.value as Value, changes, version: version ?? undefined };
+        updateChanges(resource, columns, false, parent);
       } catch (error) {
-        return atIndex(error, i);
+        atIndex(error, i);
       }
+      return { id: id.value as Value, columns, version: version ?? undefined };
     });
     return this.store.transaction(async (tx) => {
-      const out = [];
+      const out: Row[] = [];
       for (const [i, item] of items.entries()) {
         const lock = item.version === undefined ? undefined : 'update';
-        const current = await findScoped(tx, resource, identity, item.id, parent, lock).catch((e: unknown) => atIndex(e, i));
-        if (item.version !== undefined && !this.tags.matches(model, current, item.version)) {
-          const detail = `${model.table} ${String(item.id)} has changed since the version given: read it again (its ETag) and retry`;
-          atIndex(new DomainError('precondition_failed', detail, [{ field: BULK_VERSION_FIELD, message: 'not the current version' }]), i);
-        }
-        const row = await tx.update(model.table, item.id, item.changes).catch((e: unknown) => atIndex(e, i));
-        if (!row) atIndex(new DomainError('not_found', `${model.table} ${String(item.id)} not found`), i);
-        out.push(row as NonNullable<typeof row>);
+        // The shared update path; its guard reads the row within the caller's scope (and the parent), locked when a version is compared.
+        const guard = async (t: RecordStore): Promise<void> => {
+          const current = await findScoped(t, resource, identity, item.id, parent, lock);
+          if (item.version !== undefined && !this.tags.matches(model, current, item.version)) {
+            const detail = `${model.table} ${String(item.id)} has changed since the version given: read it again (its ETag) and retry`;
+            throw new DomainError('precondition_failed', detail, [{ field: BULK_VERSION_FIELD, message: 'not the current version' }]);
+          }
+        };
+        const options = { ...(parent ? { parent } : {}), guard, guardChecksScope: true };
+        out.push(await this.update.execute(tx, resource, identity, item.id, item.columns, options).catch((e: unknown) => atIndex(e, i)));
       }
       return out;
     });

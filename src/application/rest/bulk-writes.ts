@@ -17,14 +17,7 @@ export function checkBatch(items: unknown, what: string): unknown[] {
   return items;
 }
 
-/** Re-raises a failure of batch item `index` with the index attached (SPEC "Bulk endpoints" 9). */
-export function atIndex(error: unknown, index: number): never {
-  if (error instanceof DomainError) {
-    const errors = error.errors.length > 0 ? error.errors.map((e) => ({ ...e, index })) : [{ field: '(item)', message: error.detail, index }];
-    throw new DomainError(error.code, `item ${index}: ${error.detail}`, errors);
-  }
-  throw error;
-}
+export { atIndex } from '../write/at-index.js';
 
 /**
  * A bulk write answered with the rows it wrote (bulk create, bulk partial update): the caller

@@ -1,7 +1,12 @@
+import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
+import type { ParentScope } from '../../domain/rest/resource-config.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import { CreateRecord } from '../write/create-record.js';
+import { UpdateRecord } from '../write/update-record.js';
+import type { WriteSurface } from '../write/write-body.js';
 import { linkIds, replaceLinks } from './m2m-links.js';
 
 /** SPEC "Nested writes": parent table → its declared (json key, child table) pairs. */
@@ -13,16 +18,18 @@ export const MAX_NESTED_DEPTH = 16;
 export const MAX_NESTED_NODES = 1000;
 
 /**
- * The security gate the REST endpoints put around the writer (SPEC "Nested writes" 8): it turns
- * a document node into the columns to write (hidden fields stripped, privileged refused),
- * checks the child's create/change permission, and keeps updates inside the object scope.
+ * The security gate the REST endpoints put around the writer (SPEC "Nested writes" 8): every node
+ * is written through the shared create and update paths (`CreateRecord`, `UpdateRecord`) on the
+ * surface the gate names for its table, as `identity`: the field policy (hidden fields stripped,
+ * privileged refused), the server-set columns and the model's row policy at every level; the gate
+ * checks each table's create/change permission and keeps updates inside the object scope.
  */
 export interface NestedWriteGate {
-  /** The columns to write for a node of `table` (`mode` create or update). */
-  fields(table: string, node: Record<string, unknown>, mode: 'create' | 'update', path: string): Row;
-  /** Throws unless the caller may create rows of `table`. */
-  mayCreate(table: string): void;
-  /** Throws (404) unless the caller may change row `id` of `table`. */
+  /** Who writes: the row policy and the server-set columns are theirs; hooks and signals see them. */
+  readonly identity: Identity;
+  /** The surface (model and field policy) nodes of `table` are written through; throws unless the caller may `mode` rows of `table`. */
+  surface(table: string, mode: 'create' | 'update'): WriteSurface;
+  /** The guard of an update of row `id` of `table`, in the writing transaction: throws (404) unless the caller may change that row (it reads it within the caller's row scope). */
   mayUpdate(table: string, id: Value, tx: RecordStore): Promise<void>;
   /** False when the links of many-to-many `relation` of `table` are not writable here (then stripped silently, like a hidden column); absent: all are. */
   linkable?(table: string, relation: string): boolean;
@@ -34,13 +41,6 @@ export const NestedError = {
   NotFound: (path: string, table: string, id: unknown) => new DomainError('not_found', `${path}: ${table} ${String(id)} not found under this parent`),
   /** An undeclared array key, an ambiguous or missing foreign key, depth or size over the cap: 400. */
   Invalid: (path: string, message: string) => new DomainError('invalid_input', `${path}: ${message}`, [{ field: path, message }]),
-};
-
-/** A gate that lets everything through: programmatic callers run without security gating. */
-const OPEN_GATE: NestedWriteGate = {
-  fields: (_table, node) => ({ ...node }) as Row,
-  mayCreate: () => undefined,
-  mayUpdate: async () => undefined,
 };
 
 /** The one foreign key of `child` that targets `parent` (SPEC "Nested writes" 6: none or several → 400). */
@@ -65,14 +65,20 @@ export interface WrittenTree {
 
 type Links = { rel: ManyToManyDef; ids: Value[] }[];
 
+/**
+ * Writes a tree node by node. Behind a gate, every node goes through the shared create and update
+ * paths; without one (trusted code), a node's fields go to the store as given.
+ */
 class TreeWriter {
   private nodes = 0;
+  private readonly creates = new CreateRecord();
+  private readonly updates = new UpdateRecord();
 
   constructor(
     private readonly tx: RecordStore,
     private readonly registry: ModelRegistry,
     private readonly spec: NestedSpec,
-    private readonly gate: NestedWriteGate,
+    private readonly gate?: NestedWriteGate,
   ) {}
 
   /**
@@ -95,7 +101,7 @@ class TreeWriter {
         if (!Array.isArray(value)) throw NestedError.Invalid(`${path}.${key}`, 'must be an array');
         children.push({ key, table: decl.table, items: value });
       } else if (m2m) {
-        if (this.gate.linkable?.(table, key) === false) continue;
+        if (this.gate?.linkable?.(table, key) === false) continue;
         links.push({ rel: m2m, ids: linkIds(this.registry, m2m, value, `${path}.${key}`) });
       } else if (Array.isArray(value) && !model.columns.some((c) => c.name === key && c.type === 'json')) {
         // SPEC "Nested writes" 4: an array key with no declaration is rejected, not ignored.
@@ -107,14 +113,12 @@ class TreeWriter {
     return { model, own, children, links };
   }
 
-  async create(table: string, node: unknown, path: string, depth: number, fixed: Row = {}): Promise<WrittenTree> {
+  async create(table: string, node: unknown, path: string, depth: number, parent?: ParentScope): Promise<WrittenTree> {
     const { model, own, children, links } = this.split(table, node, path, depth);
-    this.gate.mayCreate(table);
-    for (const column of Object.keys(fixed)) {
-      if (column in own && own[column] !== fixed[column]) throw NestedError.Invalid(`${path}.${column}`, 'is set from the parent');
-      delete own[column];
-    }
-    const row = await this.tx.insert(table, { ...this.gate.fields(table, own, 'create', path), ...fixed }).catch((e: unknown) => located(e, path));
+    const surface = this.gate?.surface(table, 'create');
+    fromParent(own, parent, path);
+    const writing = this.gate && surface ? this.creates.execute(this.tx, surface, this.gate.identity, own, parent) : this.tx.insert(table, withParent(own as Row, parent));
+    const row = await writing.catch((e: unknown) => located(e, path));
     const out: Record<string, { table: string; rows: WrittenTree[] }> = {};
     const written = await this.writeLinks(model, row, links, path);
     for (const child of children) {
@@ -122,23 +126,24 @@ class TreeWriter {
       const fk = parentKey(childModel, table, `${path}.${child.key}`);
       const rows: WrittenTree[] = [];
       for (const [i, item] of child.items.entries()) {
-        rows.push(await this.create(child.table, item, `${path}.${child.key}[${i}]`, depth + 1, { [fk.name]: row[model.primaryKey] ?? null }));
+        rows.push(await this.create(child.table, item, `${path}.${child.key}[${i}]`, depth + 1, { column: fk.name, value: row[model.primaryKey] ?? null }));
       }
       out[child.key] = { table: child.table, rows };
     }
     return { row, children: out, links: written };
   }
 
-  async update(table: string, id: Value, node: unknown, path: string, depth: number, fixed: Row = {}): Promise<WrittenTree> {
+  async update(table: string, id: Value, node: unknown, path: string, depth: number, parent?: ParentScope): Promise<WrittenTree> {
     const { model, own, children, links } = this.split(table, node, path, depth);
-    await this.gate.mayUpdate(table, id, this.tx);
+    const { gate } = this;
+    const surface = gate?.surface(table, 'update');
     delete own[model.primaryKey];
-    for (const column of Object.keys(fixed)) {
-      if (column in own && own[column] !== fixed[column]) throw NestedError.Invalid(`${path}.${column}`, 'is set from the parent');
-      delete own[column];
-    }
-    const changes = this.gate.fields(table, own, 'update', path);
-    const row = await this.tx.update(table, id, changes).catch((e: unknown) => located(e, path));
+    fromParent(own, parent, path);
+    const writing =
+      gate && surface
+        ? this.updates.execute(this.tx, surface, gate.identity, id, own, { guard: (tx) => gate.mayUpdate(table, id, tx), guardChecksScope: true })
+        : this.tx.update(table, id, own as Row);
+    const row = await writing.catch((e: unknown) => located(e, path));
     if (!row) throw NestedError.NotFound(path, table, id);
     const out: Record<string, { table: string; rows: WrittenTree[] }> = {};
     const written = await this.writeLinks(model, row, links, path);
@@ -151,13 +156,13 @@ class TreeWriter {
         const at = `${path}.${child.key}[${i}]`;
         const childId = isObject(item) ? item[childModel.primaryKey] : undefined;
         if (childId === undefined || childId === null) {
-          rows.push(await this.create(child.table, item, at, depth + 1, { [fk.name]: parentValue }));
+          rows.push(await this.create(child.table, item, at, depth + 1, { column: fk.name, value: parentValue }));
           continue;
         }
         // SPEC "Nested writes" 2: a child of another parent is a 404 that rolls everything back.
         const existing = await this.tx.getById(child.table, childId as Value);
         if (!existing || existing[fk.name] !== parentValue) throw NestedError.NotFound(at, child.table, childId);
-        rows.push(await this.update(child.table, existing[childModel.primaryKey] ?? null, item, at, depth + 1, { [fk.name]: parentValue }));
+        rows.push(await this.update(child.table, existing[childModel.primaryKey] ?? null, item, at, depth + 1, { column: fk.name, value: parentValue }));
       }
       out[child.key] = { table: child.table, rows };
     }
@@ -170,6 +175,18 @@ class TreeWriter {
     for (const { rel, ids } of links) written[rel.name] = await replaceLinks(this.tx, model, row, rel, ids, `${path}.${rel.name}`);
     return written;
   }
+}
+
+/** A child's own fields: its key to the parent may be left out or repeat the parent's, and is then dropped (it is set from the parent). */
+function fromParent(own: Record<string, unknown>, parent: ParentScope | undefined, path: string): void {
+  if (!parent || !(parent.column in own)) return;
+  if (own[parent.column] !== parent.value) throw NestedError.Invalid(`${path}.${parent.column}`, 'is set from the parent');
+  delete own[parent.column];
+}
+
+/** The row a trusted node writes: its fields as given, with the key to its parent. */
+function withParent(own: Row, parent: ParentScope | undefined): Row {
+  return parent ? { ...own, [parent.column]: parent.value } : { ...own };
 }
 
 /** Prefixes a failure with the document path where it happened. */
@@ -191,7 +208,7 @@ function located(error: unknown, path: string): never {
  * await store.transaction((tx) => writeNestedTree(tx, registry, spec, 'shop_order', { customer: 'Ada', items: [{ sku: 'A', qty: 1 }] }));
  */
 export function writeNestedTree(tx: RecordStore, registry: ModelRegistry, spec: NestedSpec, table: string, doc: unknown): Promise<WrittenTree> {
-  return new TreeWriter(tx, registry, spec, OPEN_GATE).create(table, doc, table, 1);
+  return new TreeWriter(tx, registry, spec).create(table, doc, table, 1);
 }
 
 /** `writeNestedTree` behind a gate (field policy, child permissions, object scope). */
@@ -205,7 +222,7 @@ export function writeNestedTreeGated(tx: RecordStore, registry: ModelRegistry, s
  * created; children not mentioned are left untouched.
  */
 export function updateNestedTree(tx: RecordStore, registry: ModelRegistry, spec: NestedSpec, table: string, id: Value, doc: unknown): Promise<WrittenTree> {
-  return new TreeWriter(tx, registry, spec, OPEN_GATE).update(table, id, doc, table, 1);
+  return new TreeWriter(tx, registry, spec).update(table, id, doc, table, 1);
 }
 
 /** `updateNestedTree` behind a gate. */

@@ -7,9 +7,6 @@ import type { Presented } from './hydrate-includes.js';
 import { updateNestedTreeGated, writeNestedTreeGated, type NestedSpec, type NestedWriteGate, type WrittenTree } from './nested-tree.js';
 import { authorize, type RestResource } from './rest-resource.js';
 import { findScoped } from './retrieve-row.js';
-import { keepsOwner, ownRow } from '../../domain/model/row-policy.js';
-import { outOfReach } from '../write/row-access.js';
-import { checkCreateKey, withServerFields, writableFields } from '../write/write-body.js';
 
 /** A nested write's answer: the tree presented, and its root row as stored (for its entity tag). */
 export interface WrittenRoot {
@@ -24,9 +21,10 @@ export interface RootCheck {
 }
 
 /**
- * Nested writes through REST (SPEC "Nested writes"): the tree writer behind the gate that keeps
- * the field policy at every level (hidden stripped, privileged refused), each child's create or
- * change permission, and the object scope of updated children; one transaction for the whole
+ * Nested writes through REST (SPEC "Nested writes"): the tree writer behind the gate that writes
+ * every node through the shared create/update path on its table's resource (field policy at every
+ * level, server-set columns, the model's row policy), checks each child's create or change
+ * permission and keeps updated children inside the object scope; one transaction for the whole
  * request.
  */
 export class NestedWrites {
@@ -67,25 +65,17 @@ export class NestedWrites {
     // The tree writer asks about the root row first, before any child: the check is for that call only.
     let pending = root;
     return {
-      fields: (table, node, mode) => {
+      identity,
+      // Each node is written through the shared create/update path on its table's resource (its field policy; the model's row policy).
+      surface: (table, mode) => {
         const r = this.resourceOf(table);
-        if (mode === 'create') checkCreateKey(r.model, node); // DESIGN §3 "keys in write bodies", at every level
-        const fields = writableFields(r, node);
-        if (mode === 'update') {
-          if (!keepsOwner(r.model.rowPolicy, identity, fields)) throw outOfReach(r.model);
-          return fields;
-        }
-        const owned = ownRow(r.model.rowPolicy, identity, withServerFields(r.model, identity, fields));
-        if (owned === 'foreign') throw outOfReach(r.model);
-        return owned;
+        authorize(r, identity, mode === 'create' ? 'add' : 'change');
+        return r;
       },
-      mayCreate: (table) => authorize(this.resourceOf(table), identity, 'add'),
       mayUpdate: async (table, id, tx) => {
-        const r = this.resourceOf(table);
-        authorize(r, identity, 'change');
         const check = pending;
         pending = undefined;
-        const row = await findScoped(tx, r, identity, id, undefined, check?.lock);
+        const row = await findScoped(tx, this.resourceOf(table), identity, id, undefined, check?.lock);
         check?.check(row);
       },
       // A relation the resource hides (`hide: ['tags']`) is stripped like a hidden column.

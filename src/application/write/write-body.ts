@@ -10,7 +10,9 @@ import type { ParentScope } from '../../domain/rest/resource-config.js';
  * is part of every surface's; a surface may only add to it (its own hide list, computed fields).
  */
 export interface WriteSurface {
+  /** The model written. */
   readonly model: ModelDef;
+  /** The surface's field policy (what a body may write, what is refused as privileged). */
   readonly policy: FieldPolicy;
   /** Read-only fields the surface computes (stripped from write bodies). */
   readonly config?: { readonly computed?: Readonly<Record<string, unknown>> };
