@@ -71,14 +71,14 @@ export { existsOr404 } from './application/rest/exists-or-404.js';
 export type { JsonSchema, SchemaProblem } from './domain/rest/action-schema.js';
 export { graphql, type GraphqlPlugin } from './composition/plugins/graphql.js';
 export { realtime, REALTIME_TOKEN, type RealtimePlugin, type RealtimeOptions, type RealtimeChannelOptions } from './composition/plugins/realtime.js';
-export type { Realtime } from './adapters/realtime/realtime-publisher.js';
+export type { Realtime } from './application/realtime/publish-realtime.js';
 
 // Types the public signatures above refer to.
 export type { Overrides } from './composition/container.js';
 export type { TokenCacheOptions } from './application/auth/token-manager.js';
 export type { MailSink } from './adapters/mail/console-mailer.js';
 export type { TopicHandler } from './ports/event-bus.js';
-export type { IdentityGate } from './adapters/graphql/graphql-config.js';
+export type { IdentityGate } from './domain/graphql/read-policy.js';
 export type { GraphqlLimits } from './adapters/graphql/pipeline.js';
 export type { PermissionsPlugin } from './composition/plugins/permissions.js';
 export type { NamedCheck } from './application/check-readiness.js';
@@ -93,7 +93,7 @@ export type { GrantPermission } from './application/grant-permission.js';
 export type { RestResource } from './application/rest/rest-resource.js';
 export type { Json } from './adapters/openapi/openapi-schemas.js';
 export { liveReload, type LiveReloadOptions } from './composition/plugins/live-reload.js';
-export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './adapters/realtime/realtime-hub.js';
+export type { ChannelAuthorizer, ChannelAuthorizeArgs } from './domain/realtime/channel-authorization.js';
 export type { UpgradeCaller } from './adapters/http-koa/node/upgrade-identity.js';
 export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tasks.js';
 export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';

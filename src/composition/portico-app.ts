@@ -16,7 +16,7 @@ import {
   type Server,
 } from '../adapters/http-koa/index.js';
 import type { Database } from '../adapters/persistence/open-database.js';
-import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
+import type { Realtime } from '../application/realtime/publish-realtime.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { MigrationDef } from '../domain/model/migration.js';

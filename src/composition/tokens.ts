@@ -39,7 +39,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { ThrottleStore } from '../ports/throttle-store.js';
 import type { Backends } from './backends.js';
-import type { Realtime } from '../adapters/realtime/realtime-publisher.js';
+import type { Realtime } from '../application/realtime/publish-realtime.js';
 
 declare const boundType: unique symbol;
 

@@ -3,11 +3,11 @@ import { graphql as run } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { buildGraphqlSchema } from '../../src/adapters/graphql/build-schema.js';
-import { Loaders } from '../../src/adapters/graphql/loaders.js';
 import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import { ANONYMOUS } from '../../src/domain/auth/identity.js';
 import { c, defineModel, ModelRegistry } from '../../src/domain/model/index.js';
+import { graphqlContext } from '../support/graphql-context.js';
 import { ManualClock } from '../support/open-test-database.js';
 
 /** DESIGN §5: cursors page every row exactly once, whatever the ordering, ties and nulls. */
@@ -32,7 +32,7 @@ describe('GraphQL cursor connections', () => {
               schema,
               source: 'query($first: Int, $after: String, $orderBy: String, $desc: Boolean) { itemsConnection(first: $first, after: $after, orderBy: $orderBy, desc: $desc) { edges { node { id } } pageInfo { hasNextPage endCursor } } }',
               variableValues: { first, after, orderBy, desc },
-              contextValue: { identity: ANONYMOUS, loaders: new Loaders(store, () => 'id'), store, signal: new AbortController().signal, departure: new AbortController().signal },
+              contextValue: graphqlContext(store, registry, ANONYMOUS),
             });
             expect(result.errors).toBeUndefined();
             const conn = (result.data as { itemsConnection: { edges: { node: { id: string } }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }).itemsConnection;

@@ -1,20 +1,13 @@
 import type { GraphQLFieldConfig, GraphQLObjectType, GraphQLInputFieldConfig } from 'graphql';
-import type { EntityTags } from '../../application/rest/entity-tags.js';
-import { CreateRecord } from '../../application/write/create-record.js';
-import { DeleteRecord } from '../../application/write/delete-record.js';
-import { callerScope, readInScope } from '../../application/write/row-access.js';
-import { UpdateRecord } from '../../application/write/update-record.js';
 import type { WriteSurface } from '../../application/write/write-body.js';
-import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { fieldName, typeName } from '../../domain/graphql/names.js';
+import type { GraphqlConfig, IdentityGate } from '../../domain/graphql/read-policy.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { fieldPolicy } from '../../domain/rest/field-policy.js';
-import type { RecordStore } from '../../ports/record-store.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
-import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import { graphqlJs, typeSystem } from './graphql-js.js';
 
 const { GraphQLBoolean, GraphQLID, GraphQLInputObjectType, GraphQLNonNull, GraphQLScalarType, GraphQLString } = typeSystem;
@@ -24,19 +17,6 @@ const EXPECTED_VERSION = {
   type: GraphQLString,
   description: 'Write only if the row is still at this version (its `_version`, or its REST ETag); else PRECONDITION_FAILED, nothing written.',
 };
-
-/**
- * The write options of an update or delete given `expectedVersion`: the row read within the
- * caller's row policy, locked, in the writing transaction, and compared (`precondition_failed`
- * when stale); none without one.
- */
-function versionGuard(tags: EntityTags, model: ModelDef, identity: Identity, id: Value, expected: string | null | undefined): { guard: (tx: RecordStore) => Promise<void>; guardChecksScope: true } | undefined {
-  if (expected === null || expected === undefined) return undefined;
-  return {
-    guard: async (tx) => tags.checkVersion(model, await readInScope(tx, model, id, callerScope(model, identity), 'update'), expected),
-    guardChecksScope: true,
-  };
-}
 
 /** The JSON scalar for inputs (any JSON literal or variable). */
 const JsonInput = new GraphQLScalarType({
@@ -83,8 +63,8 @@ function inputField(surface: WriteSurface, c: ColumnDef, required: boolean): Gra
 /**
  * Mutations for models marked mutable (SPEC "GraphQL types" 4, "GraphQL" 8): `createPost(data:
  * PostInput!)`, `updatePost(id, data: PostPatch!)` (reads the stored row back), `deletePost(id)`
- * → Boolean. They run the same application use cases as REST (CreateRecord, UpdateRecord,
- * DeleteRecord): the model's write policy, server-set columns, defaults, value checks, signals,
+ * → Boolean. They run the request's write use cases (`ctx.writes`: CreateRecord, UpdateRecord,
+ * DeleteRecord, as REST does): the model's write policy, server-set columns, defaults, value checks, signals,
  * and its row policy for the caller (another owner's row is NOT_FOUND to update or delete; a row
  * that would not be the caller's is FORBIDDEN; the owner column is optional, the caller's id when
  * left out). `updatePost` and `deletePost` take an optional `expectedVersion` (the row's
@@ -96,12 +76,8 @@ export function buildMutations(
   config: GraphqlConfig,
   mutable: ReadonlyMap<string, IdentityGate | undefined>,
   types: ReadonlyMap<string, GraphQLObjectType>,
-  tags: EntityTags,
 ): Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> {
   const fields: Record<string, GraphQLFieldConfig<unknown, GraphqlContext>> = {};
-  const create = new CreateRecord();
-  const update = new UpdateRecord();
-  const remove = new DeleteRecord();
   for (const [table, gate] of mutable) {
     const model = registry.require(table);
     const type = types.get(table);
@@ -129,7 +105,7 @@ export function buildMutations(
       args: { data: { type: new GraphQLNonNull(Input) } },
       resolve: async (_src, args: { data: Record<string, unknown> }, ctx) => {
         allowed(ctx);
-        return create.execute(ctx.store, surface, ctx.identity, toRow(args.data));
+        return ctx.writes.create(surface, toRow(args.data));
       },
     };
     fields[`update${cap}`] = {
@@ -137,8 +113,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, data: { type: new GraphQLNonNull(Patch) }, expectedVersion: EXPECTED_VERSION },
       resolve: async (_src, args: { id: string; data: Record<string, unknown>; expectedVersion?: string | null }, ctx) => {
         allowed(ctx);
-        const id = fromId(pk, args.id);
-        return update.execute(ctx.store, surface, ctx.identity, id, toRow(args.data), versionGuard(tags, model, ctx.identity, id, args.expectedVersion));
+        return ctx.writes.update(surface, fromId(pk, args.id), toRow(args.data), args.expectedVersion);
       },
     };
     fields[`delete${cap}`] = {
@@ -146,8 +121,7 @@ export function buildMutations(
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, expectedVersion: EXPECTED_VERSION },
       resolve: async (_src, args: { id: string; expectedVersion?: string | null }, ctx) => {
         allowed(ctx);
-        const id = fromId(pk, args.id);
-        await remove.execute(ctx.store, model, id, { caller: ctx.identity, ...versionGuard(tags, model, ctx.identity, id, args.expectedVersion) });
+        await ctx.writes.delete(model, fromId(pk, args.id), args.expectedVersion);
         return true;
       },
     };

@@ -1,16 +1,16 @@
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import type { EntityTags } from '../../application/rest/entity-tags.js';
 import { fieldName, plural, typeName } from '../../domain/graphql/names.js';
+import { pageSize } from '../../domain/graphql/page-size.js';
+import type { ReadPolicy } from '../../domain/graphql/read-policy.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { jsonTimestamp } from '../../domain/model/values.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
-import { PLAIN_EXTENSION, RELATION_EXTENSION, type RelationRules } from './plain-plan.js';
 import { COLUMNS_EXTENSION, columnsReader } from './selected-columns.js';
 import { typeSystem } from './graphql-js.js';
-import { pageArg, pageSize } from './page-args.js';
-import type { ReadAccess } from './read-access.js';
+import { pageArg } from './page-args.js';
 
 type Fields = Record<string, GraphQLFieldConfig<Row, GraphqlContext>>;
 
@@ -22,10 +22,10 @@ export interface RowVersions {
   readonly tables: ReadonlySet<string>;
 }
 
-/** What every object type is built from: the models, the access rules, and the types (filled before any field is read). */
+/** What every object type is built from: the models, the read policy, and the types (filled before any field is read). */
 interface TypeScope {
   readonly registry: ModelRegistry;
-  readonly access: ReadAccess;
+  readonly policy: ReadPolicy;
   readonly types: ReadonlyMap<string, GraphQLObjectType>;
   readonly versions: RowVersions | undefined;
 }
@@ -49,9 +49,9 @@ function serialize(v: Value | undefined, col: ColumnDef): unknown {
  * relation reads through the per-request loaders, under the target's gate and row policy. Fields
  * are resolved lazily, so relations may name any type of the map.
  */
-export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], access: ReadAccess, versions?: RowVersions): Map<string, GraphQLObjectType> {
+export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], policy: ReadPolicy, versions?: RowVersions): Map<string, GraphQLObjectType> {
   const types = new Map<string, GraphQLObjectType>();
-  const scope: TypeScope = { registry, access, types, versions };
+  const scope: TypeScope = { registry, policy, types, versions };
   for (const model of models) types.set(model.table, objectType(scope, model));
   return types;
 }
@@ -73,11 +73,11 @@ function objectType(scope: TypeScope, model: ModelDef): GraphQLObjectType {
 /** Each visible column, and after a foreign key its relation to the parent row. */
 function addColumnFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
   for (const col of model.columns) {
-    if (!scope.access.visible(model, col)) continue;
+    if (!scope.policy.visible(model, col)) continue;
     fields[col.name] = columnField(scope, model, col);
     const fk = col.references;
     // A relation is traversable only when both ends are exposed (hiding the key severs it).
-    if (fk && scope.access.exposed(fk.table) && !fields[fk.relation]) {
+    if (fk && scope.policy.exposed(fk.table) && !fields[fk.relation]) {
       fields[fk.relation] = parentField(scope, scope.registry.require(fk.table), col);
     }
   }
@@ -85,10 +85,10 @@ function addColumnFields(scope: TypeScope, model: ModelDef, fields: Fields): voi
 
 /** A column's field: nullable when the column is or when it is private (read as null unless unlocked). */
 function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
-  const unlock = scope.access.unlockOf(model, col);
+  const unlock = scope.policy.unlockOf(model, col);
   const nullable = col.nullable || col.private;
   const type = columnScalar(col, JsonScalar);
-  const field = { type: nullable ? type : new GraphQLNonNull(type), extensions: { [COLUMNS_EXTENSION]: [col.name], [PLAIN_EXTENSION]: true } };
+  const field = { type: nullable ? type : new GraphQLNonNull(type), extensions: { [COLUMNS_EXTENSION]: [col.name] } };
   // Without a gate or a timestamp to format, the scalar serializes the row's value as `serialize`
   // would (ID turns a key into its string): no resolver, so graphql-jit reads the property inline.
   if (!unlock && col.type !== 'timestamp') return field;
@@ -106,7 +106,7 @@ function versionField(model: ModelDef, tags: EntityTags): GraphQLFieldConfig<Row
   return {
     type: new GraphQLNonNull(GraphQLString),
     description: 'The version of the row as stored (its REST ETag): pass it as expectedVersion to update or delete only that version.',
-    extensions: { [COLUMNS_EXTENSION]: names, [PLAIN_EXTENSION]: true },
+    extensions: { [COLUMNS_EXTENSION]: names },
     resolve: (row, _args, ctx) => {
       if (names.every((n) => row[n] !== undefined)) return tags.of(model, row);
       return ctx.loaders
@@ -119,16 +119,15 @@ function versionField(model: ModelDef, tags: EntityTags): GraphQLFieldConfig<Row
 
 /** The row a foreign key points at, read through the per-request loader (null when the caller's row policy does not reach it). */
 function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
-  const rules: RelationRules = { kind: 'parent', table: target.table, column: col.name, gate: (identity) => scope.access.checkGate(target.table, identity) };
   return {
     type: scope.types.get(target.table) as GraphQLObjectType,
-    extensions: { [COLUMNS_EXTENSION]: [col.name], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
+    extensions: { [COLUMNS_EXTENSION]: [col.name] },
     // Not async: the loader's promise is the answer, without a promise around it per row (a refused
     // gate throws, which the schema's resolvers answer as a rejection: rejecting-resolvers.ts).
     resolve: (row, _args, ctx) => {
       const id = row[col.name];
       if (id === null || id === undefined) return null;
-      rules.gate(ctx.identity);
+      scope.policy.checkGate(target.table, ctx.identity);
       return ctx.loaders.byId(target.table).load(id);
     },
   };
@@ -137,10 +136,10 @@ function parentField(scope: TypeScope, target: ModelDef, col: ColumnDef): GraphQ
 /** The exposed rows whose visible foreign key points at this model (`posts`, or `authorPosts` when several keys do). */
 function addReverseRelationFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
   for (const ref of scope.registry.reverseRelations(model.table)) {
-    if (!scope.access.exposed(ref.table)) continue;
+    if (!scope.policy.exposed(ref.table)) continue;
     const child = scope.registry.require(ref.table);
     const fkCol = child.columns.find((c) => c.name === ref.column) as ColumnDef;
-    if (!scope.access.visible(child, fkCol)) continue;
+    if (!scope.policy.visible(child, fkCol)) continue;
     const name = childrenFieldName(model, child, fkCol, ref);
     if (fields[name]) continue;
     fields[name] = childrenField(scope, model, child, ref);
@@ -157,22 +156,14 @@ function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: 
   // The child rows are grouped by the key they point with; their own key is read only when the
   // selection reads it (a field, or a list of the rows pointing at them): 250 comments selected
   // by `comments { body }` cost pg about 35 µs less to parse without theirs.
-  const rules: RelationRules = {
-    kind: 'children',
-    table: child.table,
-    column: ref.column,
-    parentKey: model.primaryKey,
-    gate: (identity) => scope.access.checkGate(child.table, identity),
-    limit: (args) => pageSize('limit', args.limit as number | null | undefined),
-    projection: columnsReader([ref.column]),
-  };
+  const projection = columnsReader([ref.column]);
   return {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(child.table) as GraphQLObjectType))),
     args: { limit: pageArg('Most rows per parent') },
-    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
+    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey] },
     resolve: (row, args: { limit?: number | null }, ctx, info) => {
-      rules.gate(ctx.identity);
-      return ctx.loaders.byParent(child.table, ref.column, rules.limit(args), rules.projection(info)).load(row[model.primaryKey] ?? null);
+      scope.policy.checkGate(child.table, ctx.identity);
+      return ctx.loaders.byParent(child.table, ref.column, pageSize('limit', args.limit), projection(info)).load(row[model.primaryKey] ?? null);
     },
   };
 }
@@ -180,7 +171,7 @@ function childrenField(scope: TypeScope, model: ModelDef, child: ModelDef, ref: 
 /** Each many-to-many relation whose target is exposed, under its name (unless a column or another relation has it, or it is hidden). */
 function addManyToManyFields(scope: TypeScope, model: ModelDef, fields: Fields): void {
   for (const rel of model.manyToMany) {
-    if (!scope.access.exposed(rel.target) || !scope.access.relationVisible(model, rel.name) || fields[rel.name]) continue;
+    if (!scope.policy.exposed(rel.target) || !scope.policy.relationVisible(model, rel.name) || fields[rel.name]) continue;
     fields[rel.name] = linksField(scope, model, rel);
   }
 }
@@ -190,23 +181,13 @@ function addManyToManyFields(scope: TypeScope, model: ModelDef, fields: Fields):
  * most `limit`: the junction and the targets, one batched read each per level.
  */
 function linksField(scope: TypeScope, model: ModelDef, rel: ManyToManyDef): GraphQLFieldConfig<Row, GraphqlContext> {
-  const rules: RelationRules = {
-    kind: 'links',
-    table: rel.target,
-    through: rel.through,
-    sourceColumn: rel.sourceColumn,
-    targetColumn: rel.targetColumn,
-    parentKey: model.primaryKey,
-    gate: (identity) => scope.access.checkGate(rel.target, identity),
-    limit: (args) => pageSize('limit', args.limit as number | null | undefined),
-  };
   return {
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(scope.types.get(rel.target) as GraphQLObjectType))),
     args: { limit: pageArg('Most linked rows per row') },
-    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey], [PLAIN_EXTENSION]: true, [RELATION_EXTENSION]: rules },
+    extensions: { [COLUMNS_EXTENSION]: [model.primaryKey] },
     resolve: (row, args: { limit?: number | null }, ctx) => {
-      rules.gate(ctx.identity);
-      const list = { target: rel.target, through: rel.through, sourceColumn: rel.sourceColumn, targetColumn: rel.targetColumn, limit: rules.limit(args) };
+      scope.policy.checkGate(rel.target, ctx.identity);
+      const list = { target: rel.target, through: rel.through, sourceColumn: rel.sourceColumn, targetColumn: rel.targetColumn, limit: pageSize('limit', args.limit) };
       return ctx.loaders.byLinks(list).load(row[model.primaryKey] ?? null);
     },
   };

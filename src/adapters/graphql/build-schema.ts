@@ -1,24 +1,28 @@
 import type { GraphQLSchema } from 'graphql';
+import type { CallerReads } from '../../application/graphql/graphql-reads.js';
+import type { CallerWrites } from '../../application/graphql/graphql-writes.js';
 import { EntityTags } from '../../application/rest/entity-tags.js';
 import type { Identity } from '../../domain/auth/identity.js';
+import { readPolicy, type GraphqlConfig, type IdentityGate } from '../../domain/graphql/read-policy.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { EventBus } from '../../ports/event-bus.js';
-import type { RecordStore } from '../../ports/record-store.js';
 import { buildMutations } from './build-mutations.js';
 import { buildQueryFields } from './build-schema-queries.js';
 import { buildObjectTypes } from './build-schema-types.js';
 import { buildSubscriptions } from './build-subscriptions.js';
-import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
 import { typeSystem } from './graphql-js.js';
 import type { Loaders } from './loaders.js';
-import { readAccess } from './read-access.js';
 import { rejectingResolvers } from './rejecting-resolvers.js';
 
-/** What every resolver sees for one request. */
+/** What every resolver sees for one request: its caller, and the use cases bound to it. */
 export type GraphqlContext = {
   readonly identity: Identity;
+  /** The read use cases, bound to the caller (they apply its row policy). */
+  readonly reads: CallerReads;
+  /** The write use cases, bound to the caller. */
+  readonly writes: CallerWrites;
+  /** The request's DataLoaders over `reads`. */
   readonly loaders: Loaders;
-  readonly store: RecordStore;
   readonly events: EventBus;
   /** Aborted when the client leaves: resolvers stop reading. Made when first read (an AbortSignal and its listener cost about 10 µs). */
   readonly signal: AbortSignal;
@@ -32,8 +36,6 @@ export interface Departure {
   /** Throws the reason once the client has left. */
   throwIfAborted(): void;
 }
-
-export { LIST_DEFAULT, LIST_MAX } from './page-args.js';
 
 const { GraphQLObjectType, GraphQLSchema: Schema } = typeSystem;
 
@@ -53,12 +55,12 @@ export function buildGraphqlSchema(
   subscribable: ReadonlySet<string> = new Set(),
   tags: EntityTags = new EntityTags(undefined),
 ): GraphQLSchema {
-  const access = readAccess(config);
-  const models = registry.all().filter((m) => access.exposed(m.table));
-  const types = buildObjectTypes(registry, models, access, { tags, tables: new Set(mutable.keys()) });
-  const query = buildQueryFields(models, types, access);
-  const mutations = buildMutations(registry, config, mutable, types, tags);
-  const subscriptions = buildSubscriptions(registry, subscribable, types, access.checkGate);
+  const policy = readPolicy(config);
+  const models = registry.all().filter((m) => policy.exposed(m.table));
+  const types = buildObjectTypes(registry, models, policy, { tags, tables: new Set(mutable.keys()) });
+  const query = buildQueryFields(models, types, policy);
+  const mutations = buildMutations(registry, config, mutable, types);
+  const subscriptions = buildSubscriptions(registry, subscribable, types, policy.checkGate);
   const schema = new Schema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     ...(Object.keys(subscriptions).length > 0 ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) } : {}),

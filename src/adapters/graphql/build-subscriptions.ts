@@ -2,20 +2,18 @@ import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import type { Identity } from '../../domain/auth/identity.js';
 import { fieldName } from '../../domain/graphql/names.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
-import { rowScope } from '../../domain/model/row-policy.js';
 import type { ModelDef, Value } from '../../domain/model/types.js';
+import { keyOf } from '../../domain/model/value-key.js';
 import type { SignalEvent } from '../../ports/event-bus.js';
 import type { GraphqlContext } from './build-schema.js';
-import { keyOf } from './loaders.js';
 import { keptEvents, signalIterator } from './signal-iterator.js';
 import { typeSystem } from './graphql-js.js';
 
 const { GraphQLID, GraphQLNonNull } = typeSystem;
 
-
 /**
  * Subscriptions for models marked subscribable (SPEC "GraphQL", "Events" 2): `postChanged(id)`
- * yields the row, re-read through the store with the type's field policy, whenever that row is
+ * yields the row, re-read (`reads.one`) with the type's field policy, whenever that row is
  * saved; `postDeleted` yields the id of each deleted row. The access gate is evaluated once,
  * when the subscription is established. Under the model's row policy a subscriber hears only of
  * the rows it reaches: a changed row is re-read within the caller's row filter (an event whose row
@@ -44,18 +42,18 @@ export function buildSubscriptions(
       subscribe: (_src, args: { id: string }, ctx) => {
         checkGate(table, ctx.identity);
         const saved = signalIterator(ctx.events, 'post_save', table, (e) => keyOf(e.row[pk]) === args.id);
-        const scope = rowScope(model.rowPolicy, ctx.identity);
-        if (!scope) return saved;
+        // Without a row policy (a scope function is refused above) every row is within reach.
+        if (!model.rowPolicy) return saved;
         // Re-read within the caller's reach: the row as stored now, or no event at all.
         return keptEvents(saved, async (event) => {
-          const [row] = await ctx.store.find(table, { where: { all: [{ column: pk, op: 'eq', value: event.row[pk] ?? null }, scope] }, limit: 1 });
+          const row = await ctx.reads.one(table, event.row[pk] ?? null);
           if (!row) return undefined;
           const kept = { ...event, row };
           reread.add(kept);
           return kept;
         });
       },
-      resolve: async (event, _args, ctx) => (reread.has(event) ? event.row : ((await ctx.store.getById(table, event.row[pk] as Value)) ?? event.row)),
+      resolve: async (event, _args, ctx) => (reread.has(event) ? event.row : ((await ctx.reads.one(table, event.row[pk] as Value)) ?? event.row)),
     };
     fields[`${one}Deleted`] = {
       type: new GraphQLNonNull(GraphQLID),

@@ -2,11 +2,8 @@ import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionArgs, ExecutionResult, VariableDefinitionNode } from 'graphql';
 import type * as GraphqlJit from 'graphql-jit';
 import type { CompiledQuery } from 'graphql-jit';
-import type { GraphqlContext } from './build-schema.js';
 import { graphqlJs } from './graphql-js.js';
 import { perOperation, type OperationMemo } from './operation-memo.js';
-import { handedOver, runPlain } from './plain-execution.js';
-import { plainPlan } from './plain-plan.js';
 
 const require = createRequire(import.meta.url);
 let jit: typeof GraphqlJit | undefined;
@@ -32,22 +29,6 @@ const compiled: OperationMemo<Compiled | null> = new WeakMap();
  * graphql-js's execution as most of the JavaScript time per request (docs/performance.md).
  */
 export function executeCompiled(args: ExecutionArgs): Result {
-  const plan = plainPlan(args);
-  if (plan) return runPlain(plan, args).then((outcome) => ('answer' in outcome ? outcome.answer : departed(args) ? graphqlJs().execute(args) : executeGeneral(handedOver(args, outcome))));
-  return executeGeneral(args);
-}
-
-/**
- * Whether the request's client has gone. Its plain run is then answered by graphql-js's
- * `execute` (loaded already), whose resolvers stop at their first read: compiling the document
- * with graphql-jit, and loading graphql-jit for it, would be work for nobody.
- */
-function departed(args: ExecutionArgs): boolean {
-  return (args.contextValue as GraphqlContext).departure.aborted;
-}
-
-/** graphql-jit's compiled query, or graphql-js where graphql-jit declines: every operation but a plain query. */
-export function executeGeneral(args: ExecutionArgs): Result {
   const compiledQuery = compiledQueryOf(args);
   if (!compiledQuery) return graphqlJs().execute(args);
   const result = compiledQuery.query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as Result;

@@ -11,8 +11,8 @@ import { typeSystem } from './graphql-js.js';
  * reject too: `{ posts { author { name } comments(limit: -1) { body } } }` when one post has no
  * author) are never observed. Their rejections go unhandled, and Node ends a process on an
  * unhandled rejection, so one query could stop the server. With no resolver throwing, an item
- * fails through a promise, which graphql-js awaits with the others. graphql-jit and the plain
- * executor observe both forms; they answer the same either way.
+ * fails through a promise, which graphql-js awaits with the others. graphql-jit observes both
+ * forms; it answers the same either way.
  */
 export function rejectingResolvers(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import type { OpenPages } from '../../application/live-reload/reload-on-change.js';
 import type { RouteDef } from './http-route.js';
 import { escapeHtml } from './safe-html.js';
 import { finishingMiddleware } from './response-finisher.js';
@@ -50,8 +51,8 @@ export function liveReloadInjection(tag: string): Koa.Middleware {
   });
 }
 
-/** The open live-reload event streams: each gets `event: reload` when a watched file changes. */
-export class LiveReloadHub {
+/** The open live-reload event streams: each gets `event: reload` when `ReloadOnChange` decides a change reloads the pages. */
+export class LiveReloadHub implements OpenPages {
   private readonly streams = new Set<Readable>();
 
   /** A new event stream, open until the client leaves or the hub closes. */

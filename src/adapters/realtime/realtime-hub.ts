@@ -1,20 +1,7 @@
-import type { Identity } from '../../domain/auth/identity.js';
+import type { RealtimeListeners } from '../../application/realtime/relay-realtime-events.js';
+import type { RealtimeEvent } from '../../domain/realtime/realtime-event.js';
 import { ChannelBuffer } from './channel-buffer.js';
-import { ChannelPattern, isChannelName } from './channel-pattern.js';
 import { RealtimeConnection, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
-
-/** What a channel's `authorize` sees. */
-export interface ChannelAuthorizeArgs {
-  /** The caller (anonymous when nobody is signed in). */
-  readonly identity: Identity;
-  /** The pattern's parameters (`{ room: '42' }` for `chat/:room` and `chat/42`). */
-  readonly params: Readonly<Record<string, string>>;
-  /** The channel asked for. */
-  readonly channel: string;
-}
-
-/** Decides whether a caller may listen to a channel. */
-export type ChannelAuthorizer = (args: ChannelAuthorizeArgs) => boolean | Promise<boolean>;
 
 /** The hub's bounds; every one is per process. */
 export interface RealtimeLimits {
@@ -47,19 +34,14 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
 /** What a client is told when its `Last-Event-ID` is no longer buffered. */
 export const GAP_REASON = 'the missed events are no longer buffered';
 
-/** The answer to a subscription request. */
-export type Admission =
-  | { readonly ok: true; readonly params: Readonly<Record<string, string>> }
-  | { readonly ok: false; readonly code: 'not_found' | 'not_authenticated' | 'forbidden' };
-
 /**
- * The channels of one process: the declared patterns, each channel's recent events, and the
- * local connections listening to each. Every process receives every published event (through
- * the event bus) and hands it to `deliver`, which buffers it and writes it to the local
- * listeners: cheap and synchronous (a write per listener), never waiting on a client.
+ * The channels of one process: each channel's recent events and the local connections
+ * listening to each. Every process receives every published event (through the event bus,
+ * `RelayRealtimeEvents`) and hands it to `deliver`, which buffers it and writes it to the local
+ * listeners: cheap and synchronous (a write per listener), never waiting on a client. Which
+ * channels exist and who may listen is decided before, by `AuthorizeChannel`.
  */
-export class RealtimeHub {
-  private readonly declared: { pattern: ChannelPattern; authorize: ChannelAuthorizer | undefined }[] = [];
+export class RealtimeHub implements RealtimeListeners {
   private readonly listeners = new Map<string, Set<RealtimeConnection>>();
   private readonly buffers = new Map<string, ChannelBuffer>();
   private readonly perCaller = new Map<string, number>();
@@ -67,37 +49,6 @@ export class RealtimeHub {
   private heartbeats: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly limits: RealtimeLimits = DEFAULT_REALTIME_LIMITS) {}
-
-  /** Declares a channel pattern (`chat/:room`); without `authorize` everyone may listen. */
-  declare(pattern: string, authorize?: ChannelAuthorizer): void {
-    if (this.declared.some((d) => d.pattern.pattern === pattern)) throw new Error(`realtime: channel "${pattern}" is declared twice`);
-    this.declared.push({ pattern: new ChannelPattern(pattern), authorize });
-  }
-
-  /** The declared patterns, in declaration order. */
-  patterns(): string[] {
-    return this.declared.map((d) => d.pattern.pattern);
-  }
-
-  /** The first declared pattern `channel` matches, with its parameters; undefined for an unknown channel. */
-  resolve(channel: string): { params: Record<string, string>; authorize: ChannelAuthorizer | undefined } | undefined {
-    if (!isChannelName(channel)) return undefined;
-    for (const d of this.declared) {
-      const params = d.pattern.match(channel);
-      if (params) return { params, authorize: d.authorize };
-    }
-    return undefined;
-  }
-
-  /** Whether `identity` may listen to `channel`: unknown channel, refused (anonymous or not), or admitted. */
-  async admit(channel: string, identity: Identity): Promise<Admission> {
-    const found = this.resolve(channel);
-    if (!found) return { ok: false, code: 'not_found' };
-    if (found.authorize && !(await found.authorize({ identity, params: found.params, channel }))) {
-      return { ok: false, code: identity.isAuthenticated ? 'forbidden' : 'not_authenticated' };
-    }
-    return { ok: true, params: found.params };
-  }
 
   /** Opens a connection for `caller`; undefined when the caller already has the most connections allowed. */
   connect(caller: string, sink: ConnectionSink): RealtimeConnection | undefined {
@@ -143,7 +94,7 @@ export class RealtimeHub {
   }
 
   /** An event published on any process: buffered for resuming clients and written to this process's listeners. */
-  deliver(event: { channel: string; id: string; data: unknown }): void {
+  deliver(event: RealtimeEvent): void {
     this.buffer(event.channel).append({ id: event.id, data: event.data });
     const set = this.listeners.get(event.channel);
     if (!set) return;

@@ -1,5 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
+import type { AuthorizeChannel } from '../../application/realtime/authorize-channel.js';
 import type { Identity } from '../../domain/auth/identity.js';
+import type { ChannelRefusal } from '../../domain/realtime/channel-authorization.js';
 import { DomainError, ShuttingDown } from '../../domain/errors/domain-error.js';
 import { callerKey } from './caller-key.js';
 import { MAX_CHANNEL_LENGTH, MAX_EVENT_ID_LENGTH } from './request-limits.js';
@@ -36,15 +38,16 @@ const END_GRACE_MS = 2000;
  * is `id: <id>`, `event: message`, `data: <json>`; a resume (`Last-Event-ID`) first replays the
  * buffered events after that id, or sends `event: gap` when they are no longer buffered. A
  * refusal throws a DomainError (the HTTP adapter answers problem+json): unknown channel 404,
- * anonymous caller refused 401, identified caller refused 403, too many connections 429.
+ * anonymous caller refused 401, identified caller refused 403 (`authorize` decides), too many
+ * connections 429.
  */
-export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promise<SseResponse> {
+export async function openEventStream(hub: RealtimeHub, authorize: AuthorizeChannel, req: SseRequest): Promise<SseResponse> {
   if (req.draining) throw new ShuttingDown();
   const channel = single('channel', req.channel, MAX_CHANNEL_LENGTH);
   if (!channel) throw new DomainError('invalid_input', 'the channel query parameter is required', [{ field: 'channel', message: 'required' }]);
   const lastEventId = single('lastEventId', req.lastEventId, MAX_EVENT_ID_LENGTH);
   const identity = await req.identity();
-  const admission = await hub.admit(channel, identity);
+  const admission = await authorize.execute(channel, identity);
   if (!admission.ok) throw refusal(admission.code, channel);
   const stream = new PassThrough();
   const connection = hub.connect(callerKey(identity, req.ip), sseSink(stream));
@@ -68,7 +71,7 @@ export async function openEventStream(hub: RealtimeHub, req: SseRequest): Promis
   };
 }
 
-function refusal(code: 'not_found' | 'not_authenticated' | 'forbidden', channel: string): DomainError {
+function refusal(code: ChannelRefusal, channel: string): DomainError {
   if (code === 'not_found') return new DomainError('not_found', `no realtime channel "${channel}"`);
   if (code === 'not_authenticated') return new DomainError('not_authenticated', `sign in to listen to "${channel}"`);
   return new DomainError('forbidden', `you may not listen to "${channel}"`);

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type * as Ws from 'ws';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { AuthorizeChannel } from '../../application/realtime/authorize-channel.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { ErrorCode } from '../../domain/errors/codes.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
@@ -44,6 +45,8 @@ export type { RealtimeErrorCode } from './error-codes.js';
  */
 export function realtimeOverWebSocket(
   hub: RealtimeHub,
+  /** Whether a caller may listen to a channel it subscribes to. */
+  authorize: AuthorizeChannel,
   identify: (req: IncomingMessage) => Promise<Identity>,
   watch: WatchCaller,
   /** How the app answers the handshake: the refusal of one whose caller could not be identified, the 101 of one accepted. */
@@ -56,7 +59,7 @@ export function realtimeOverWebSocket(
     upgrade: (req, socket, head) => {
       identify(req).then(
         (identity) =>
-          server().handleUpgrade(req, socket, head, (ws) => serve(hub, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
+          server().handleUpgrade(req, socket, head, (ws) => serve(hub, authorize, ws, identity, req.socket.remoteAddress ?? 'unknown', (ended) => watch(req, identity, ended))),
         (error: unknown) => outcome.refuse(req, socket, error),
       );
     },
@@ -91,7 +94,7 @@ function answering(wss: WebSocketServer, outcome: HandshakeOutcome): WebSocketSe
 }
 
 /** One socket: admitted against the per-caller cap, then its messages handled one at a time, in order. */
-function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {
+function serve(hub: RealtimeHub, authorize: AuthorizeChannel, ws: WebSocket, identity: Identity, ip: string, watch: (ended: () => void) => () => void): void {
   const connection = hub.connect(callerKey(identity, ip), wsSink(ws));
   if (!connection) return ws.close(TOO_MANY, `too many connections (at most ${hub.limits.maxConnectionsPerCaller} per caller)`);
   // The caller was identified at the upgrade: a logout or a deactivation since then ends the socket.
@@ -103,7 +106,7 @@ function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, 
   ws.on('error', () => ws.terminate());
   let queue: Promise<void> = Promise.resolve();
   ws.on('message', (data: RawData, isBinary: boolean) => {
-    queue = queue.then(() => handle(hub, connection, identity, isBinary ? undefined : String(data))).catch((error: unknown) => {
+    queue = queue.then(() => handle(hub, authorize, connection, identity, isBinary ? undefined : String(data))).catch((error: unknown) => {
       if (error instanceof DomainError) refuse(connection, error.code, error.detail);
       else refuse(connection, 'internal_error', 'the subscription could not be checked');
     });
@@ -112,7 +115,7 @@ function serve(hub: RealtimeHub, ws: WebSocket, identity: Identity, ip: string, 
 
 type ClientMessage = { type: 'subscribe'; channel: string; lastEventId?: string } | { type: 'unsubscribe'; channel: string };
 
-async function handle(hub: RealtimeHub, connection: RealtimeConnection, identity: Identity, text: string | undefined): Promise<void> {
+async function handle(hub: RealtimeHub, authorize: AuthorizeChannel, connection: RealtimeConnection, identity: Identity, text: string | undefined): Promise<void> {
   const message = parse(text);
   if (!message) return refuse(connection, 'invalid_input', 'expected {"type":"subscribe"|"unsubscribe","channel":"…","lastEventId"?:"…"}');
   const { channel } = message;
@@ -123,7 +126,7 @@ async function handle(hub: RealtimeHub, connection: RealtimeConnection, identity
   if (!connection.channels.has(channel) && connection.channels.size >= hub.limits.maxChannelsPerConnection) {
     return refuse(connection, 'throttled', `at most ${hub.limits.maxChannelsPerConnection} channels per connection`, channel);
   }
-  const admission = await hub.admit(channel, identity);
+  const admission = await authorize.execute(channel, identity);
   if (!admission.ok) {
     const text = { not_found: `no realtime channel "${channel}"`, not_authenticated: `sign in to listen to "${channel}"`, forbidden: `you may not listen to "${channel}"` };
     return refuse(connection, admission.code, text[admission.code], channel);

@@ -3,10 +3,11 @@ import { callerOf, HANDSHAKE_OUTCOME, noAuthentication, streamBody, type AuthBac
 import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
-import type { GraphqlConfig, IdentityGate } from '../../adapters/graphql/graphql-config.js';
 import { Loaders } from '../../adapters/graphql/loaders.js';
-import { rowScopes } from '../../adapters/graphql/row-scopes.js';
+import { GraphqlReads } from '../../application/graphql/graphql-reads.js';
+import { GraphqlWrites } from '../../application/graphql/graphql-writes.js';
 import { ShuttingDown } from '../../domain/errors/domain-error.js';
+import type { GraphqlConfig, IdentityGate } from '../../domain/graphql/read-policy.js';
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
@@ -113,22 +114,25 @@ export class GraphqlPlugin implements Plugin {
   install(ctx: PluginContext): void {
     this.check(ctx);
     const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
-    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables, ctx.get(TOKENS.EntityTags));
+    const tags = ctx.get(TOKENS.EntityTags);
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables, tags);
     this.schemaValue = schema;
     const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
-    const pk = (table: string) => ctx.registry.require(table).primaryKey;
-    // Every read ANDs the caller's row filter of its table (the models' row policies); without any policy, nothing to add.
-    const policed = ctx.registry.all().some((m) => m.rowPolicy !== undefined);
+    // The use cases, bound to each request's caller: every read applies the caller's row policy.
+    const reads = new GraphqlReads(ctx.store, ctx.registry);
+    const writes = new GraphqlWrites(ctx.store, tags);
     const contextFor = (identity: Identity, signal: () => AbortSignal, departure: Departure): GraphqlContext => {
       let made: AbortSignal | undefined;
+      const callerReads = reads.for(identity);
       return {
         identity,
         get signal() {
           return (made ??= signal());
         },
         departure,
-        loaders: new Loaders(ctx.store, pk, departure, policed ? rowScopes(ctx.registry, identity) : undefined),
-        store: ctx.store,
+        reads: callerReads,
+        writes: writes.for(identity),
+        loaders: new Loaders(callerReads, departure),
         events: ctx.events,
       };
     };

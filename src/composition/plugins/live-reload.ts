@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LiveReloadHub, liveReloadInjection, liveReloadRoutes, liveReloadTag } from '../../adapters/http-koa/index.js';
-import { watchFolders } from '../../adapters/system/folder-watcher.js';
+import { fsFileWatcher } from '../../adapters/system/fs-file-watcher.js';
+import { ReloadOnChange } from '../../application/live-reload/reload-on-change.js';
 import type { Plugin } from '../plugin.js';
 
 /** Options of {@link liveReload}. */
@@ -34,16 +34,18 @@ export function liveReload(options: LiveReloadOptions): Plugin {
     install(ctx) {
       if (ctx.production) return;
       const folders = options.watch.map((folder) => resolve(folder));
-      for (const folder of folders) {
-        if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`liveReload: cannot watch "${folder}": no such folder`);
-      }
       const hub = new LiveReloadHub();
+      const reloading = new ReloadOnChange({
+        watcher: fsFileWatcher,
+        folders,
+        pages: hub,
+        onError: (err, folder) => ctx.logger.warn({ err, folder }, 'live reload: a folder watcher failed'),
+      });
+      reloading.check();
       for (const route of liveReloadRoutes(path, hub)) ctx.route(route);
       ctx.middleware(liveReloadInjection(liveReloadTag(path)));
       ctx.onListen(() => {
-        const stop = watchFolders(folders, (paths) => hub.reload(paths), {
-          onError: (err, folder) => ctx.logger.warn({ err, folder }, 'live reload: a folder watcher failed'),
-        });
+        const stop = reloading.start();
         ctx.logger.info({ folders, path }, 'live reload: watching');
         return async () => {
           stop();

@@ -1,5 +1,9 @@
-import { DEFAULT_REALTIME_LIMITS, RealtimeHub, type ChannelAuthorizer, type RealtimeLimits } from '../../adapters/realtime/realtime-hub.js';
-import { RealtimePublisher, type Realtime } from '../../adapters/realtime/realtime-publisher.js';
+import { DEFAULT_REALTIME_LIMITS, RealtimeHub, type RealtimeLimits } from '../../adapters/realtime/realtime-hub.js';
+import { AuthorizeChannel } from '../../application/realtime/authorize-channel.js';
+import { PublishRealtime, type Realtime } from '../../application/realtime/publish-realtime.js';
+import { RelayRealtimeEvents } from '../../application/realtime/relay-realtime-events.js';
+import type { ChannelAuthorizer } from '../../domain/realtime/channel-authorization.js';
+import { DeclaredChannels } from '../../domain/realtime/declared-channels.js';
 import { openEventStream } from '../../adapters/realtime/sse-endpoint.js';
 import { realtimeOverWebSocket } from '../../adapters/realtime/ws-endpoint.js';
 import type { Plugin, PluginContext } from '../plugin.js';
@@ -68,16 +72,17 @@ export class RealtimePlugin implements Plugin {
   install(ctx: PluginContext): void {
     const { path = '/realtime', ...bounds } = this.options;
     const limits: RealtimeLimits = { ...DEFAULT_REALTIME_LIMITS, ...definedOnly(bounds) };
+    const channels = new DeclaredChannels();
+    for (const { pattern, authorize } of this.declared) channels.declare(pattern, authorize);
     const hub = new RealtimeHub(limits);
-    for (const { pattern, authorize } of this.declared) hub.declare(pattern, authorize);
-    const publisher = new RealtimePublisher(hub, ctx.events, ctx.clock, ctx.random);
-    const stopListening = publisher.listen();
-    ctx.bind(TOKENS.Realtime, publisher);
+    const authorize = new AuthorizeChannel(channels);
+    const stopListening = new RelayRealtimeEvents(channels, ctx.events, hub).start();
+    ctx.bind(TOKENS.Realtime, new PublishRealtime(channels, ctx.events, ctx.clock, ctx.random));
     ctx.route({
       method: 'GET',
       path: `${path}/events`,
       handler: (req) =>
-        openEventStream(hub, {
+        openEventStream(hub, authorize, {
           channel: req.query.channel,
           lastEventId: req.headers['last-event-id'] ?? req.query.lastEventId,
           ip: req.ip,
@@ -88,6 +93,7 @@ export class RealtimePlugin implements Plugin {
     });
     const ws = realtimeOverWebSocket(
       hub,
+      authorize,
       (req) => ctx.identify(callerOf(req.headers)),
       (req, identity, ended) => ctx.watchCaller(callerOf(req.headers), identity, ended),
       HANDSHAKE_OUTCOME,

@@ -112,11 +112,78 @@ export function compareValues(type: ColumnType, a: Value, b: Value): number {
  * (`2026-01-02 03:04:05.678+00`, `…+05:30`) or ISO 8601. Invalid text gives an Invalid Date.
  */
 export function parseTimestampText(text: string): Date {
+  const time = timestampMillis(text);
+  if (time !== undefined) return new Date(time);
   const m = TIMESTAMP_TEXT.exec(text);
   const fields = m ? timestampFields(m) : undefined;
   if (!fields) return new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
   const [year, month, day, hour, minute, second, ms, offsetMinutes] = fields;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000);
+}
+
+/**
+ * The time of a timestamp in TIMESTAMP_TEXT's shape whose fields timestampFields accepts, read
+ * character by character (no match array, no strings: about a quarter of the regular
+ * expression's cost, and a REST page of 50 posts reads 50 of them); undefined for anything else,
+ * which the regular expression and then the general parser decide as before.
+ */
+function timestampMillis(text: string): number | undefined {
+  const n = text.length;
+  if (n < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  const separator = text.charCodeAt(10);
+  if (separator !== 32 && separator !== 84) return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  let at = 19;
+  let ms = 0;
+  if (text.charCodeAt(at) === 46) {
+    const first = ++at;
+    while (at < n && digitAt(text, at) >= 0) at++;
+    const digits = at - first;
+    if (digits === 0 || digits > 9) return undefined;
+    ms = digitAt(text, first) * 100 + (digits > 1 ? digitAt(text, first + 1) * 10 : 0) + (digits > 2 ? digitAt(text, first + 2) : 0);
+  }
+  const zone = text.charCodeAt(at);
+  let offsetMinutes = 0;
+  if (zone === 90) {
+    if (at + 1 !== n) return undefined;
+  } else if (zone === 43 || zone === 45) {
+    const hours = digitsAt(text, at + 1, 2);
+    let minutes = 0;
+    let end = at + 3;
+    if (end < n) {
+      if (text.charCodeAt(end) === 58) end++;
+      minutes = digitsAt(text, end, 2);
+      end += 2;
+    }
+    if (end !== n || hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return undefined;
+    offsetMinutes = (zone === 45 ? -1 : 1) * (hours * 60 + minutes);
+  } else {
+    return undefined;
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
+}
+
+/** The decimal digit at `at`, or -1. */
+function digitAt(text: string, at: number): number {
+  const d = text.charCodeAt(at) - 48;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/** The number the `count` decimal digits from `at` spell, or -1 when one is not a digit. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = digitAt(text, i);
+    if (d < 0) return -1;
+    value = value * 10 + d;
+  }
+  return value;
 }
 
 /**

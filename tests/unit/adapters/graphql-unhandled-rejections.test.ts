@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeCompiled } from '../../../src/adapters/graphql/compiled-execution.js';
 import { ANONYMOUS } from '../../../src/domain/auth/identity.js';
 import type { RecordStore } from '../../../src/ports/record-store.js';
-import { request, seededStore } from '../../support/graphql-plain-fixture.js';
+import { request, seededStore } from '../../support/graphql-fixture.js';
 
 /**
  * No query leaves a rejection unobserved, on any executor a transport uses: graphql-js's
- * `execute` (mutations, subscription events, everything over SSE and WebSocket), graphql-jit and
- * the plain executor (queries over POST). Node ends the process on an unhandled rejection, so
+ * `execute` (mutations, subscription events, everything over SSE and WebSocket) and graphql-jit
+ * (queries over POST). Node ends the process on an unhandled rejection, so
  * one leaked rejection is a query that stops the server. graphql-js 16 leaks the earlier items
  * of a list when a later item fails synchronously: here the post without an author fails at once
  * on `comments(limit: -1)` while the others fail after their author is read.
@@ -43,7 +43,7 @@ async function settled(run: () => unknown): Promise<unknown[]> {
 
 describe('GraphQL execution leaves no rejection unobserved', () => {
   for (const source of DOCUMENTS) {
-    it(`graphql-js's execute, graphql-jit and the plain executor, on ${source}`, async () => {
+    it(`graphql-js's execute and graphql-jit, on ${source}`, async () => {
       const answers: unknown[] = [];
       expect(await settled(async () => answers.push(await execute(request(store, source, ANONYMOUS).args)))).toEqual([]);
       expect(await settled(async () => answers.push(await executeCompiled(request(store, source, ANONYMOUS).args)))).toEqual([]);

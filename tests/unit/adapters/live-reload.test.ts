@@ -1,14 +1,10 @@
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectBeforeBodyEnd, liveReloadInjection, liveReloadTag } from '../../../src/adapters/http-koa/live-reload.js';
-import { watchFolders } from '../../../src/adapters/system/folder-watcher.js';
 
 const TAG = liveReloadTag('/__portico/livereload');
 
@@ -76,34 +72,5 @@ describe('the injection middleware', () => {
   ])('leaves %s untouched', async (_what, answer, expected) => {
     const url = await serve(answer);
     expect(await (await fetch(url)).text()).toBe(expected);
-  });
-});
-
-describe('watchFolders', () => {
-  let dir: string | undefined;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
-
-  it('reports a burst of changes, in sub-folders too, once after the debounce', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'portico-watch-'));
-    const calls: string[][] = [];
-    const stop = watchFolders([dir], (paths) => calls.push(paths), { debounceMs: 50 });
-    try {
-      await new Promise((r) => setTimeout(r, 50));
-      await writeFile(join(dir, 'a.html'), 'a');
-      await writeFile(join(dir, 'b.css'), 'b');
-      await expect.poll(() => calls.length, { timeout: 2000 }).toBe(1);
-      expect(calls[0]).toEqual(expect.arrayContaining([join(dir, 'a.html'), join(dir, 'b.css')]));
-      await new Promise((r) => setTimeout(r, 150));
-      expect(calls).toHaveLength(1);
-    } finally {
-      stop();
-    }
-  });
-
-  it('throws for a folder that does not exist', () => {
-    expect(() => watchFolders([join(tmpdir(), 'portico-no-such-folder')], () => undefined)).toThrow(/ENOENT/);
   });
 });

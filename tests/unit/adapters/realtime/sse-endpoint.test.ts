@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { openEventStream } from '../../../../src/adapters/realtime/sse-endpoint.js';
+import { AuthorizeChannel } from '../../../../src/application/realtime/authorize-channel.js';
+import { DeclaredChannels } from '../../../../src/domain/realtime/declared-channels.js';
 import { ShuttingDown } from '../../../../src/domain/errors/domain-error.js';
 
 describe('the SSE endpoint while the app drains', () => {
   it('refuses a new stream with the error a WebSocket upgrade is refused with (503 overloaded, Retry-After 1), before identifying the caller', async () => {
     const hub = new RealtimeHub();
-    hub.declare('news');
+    const channels = new DeclaredChannels();
+    channels.declare('news');
     let identified = false;
-    const opening = openEventStream(hub, {
+    const opening = openEventStream(hub, new AuthorizeChannel(channels), {
       channel: 'news',
       lastEventId: undefined,
       ip: '127.0.0.1',
@@ -27,9 +30,10 @@ describe('the SSE endpoint while the app drains', () => {
 describe('the SSE endpoint\'s parameters', () => {
   const open = (channel: unknown, lastEventId?: unknown) => {
     const hub = new RealtimeHub();
-    hub.declare('news');
+    const channels = new DeclaredChannels();
+    channels.declare('news');
     let identified = false;
-    const opening = openEventStream(hub, {
+    const opening = openEventStream(hub, new AuthorizeChannel(channels), {
       channel,
       lastEventId,
       ip: '127.0.0.1',

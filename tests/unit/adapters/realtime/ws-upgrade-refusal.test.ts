@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { RealtimeHub } from '../../../../src/adapters/realtime/realtime-hub.js';
 import { realtimeOverWebSocket } from '../../../../src/adapters/realtime/ws-endpoint.js';
+import { AuthorizeChannel } from '../../../../src/application/realtime/authorize-channel.js';
+import { DeclaredChannels } from '../../../../src/domain/realtime/declared-channels.js';
 import { connect } from 'node:net';
 import { HANDSHAKE_OUTCOME, UpgradeRouter } from '../../../../src/adapters/http-koa/node/upgrade-router.js';
 import { ANONYMOUS, type Identity } from '../../../../src/domain/auth/identity.js';
@@ -28,7 +30,7 @@ interface Refusal {
 
 /** The realtime WebSocket endpoint behind the app's upgrade router, identifying callers with `identify`; resolves with its port. */
 async function served(identify: () => Promise<Identity>): Promise<number> {
-  const rt = realtimeOverWebSocket(new RealtimeHub(), identify, () => () => undefined, HANDSHAKE_OUTCOME);
+  const rt = realtimeOverWebSocket(new RealtimeHub(), new AuthorizeChannel(new DeclaredChannels()), identify, () => () => undefined, HANDSHAKE_OUTCOME);
   const router = new UpgradeRouter(() => false, undefined, () => ({ logger, requests: true }));
   router.add('/realtime/ws', rt.upgrade);
   server = createServer();

@@ -1,17 +1,16 @@
 import { parse, type ExecutionArgs } from 'graphql';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../src/adapters/graphql/build-schema.js';
-import { Loaders } from '../../src/adapters/graphql/loaders.js';
 import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import type { Identity } from '../../src/domain/auth/identity.js';
 import { c, defineModel, ModelRegistry } from '../../src/domain/model/index.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
+import { graphqlContext } from './graphql-context.js';
 import { ManualClock } from './open-test-database.js';
 
 /**
- * What the plain GraphQL executor's differential tests share (the unit test's chosen documents,
- * the property test's generated ones): a schema of four models (a private column unlocked for
+ * What the GraphQL executor's tests share: a schema of four models (a private column unlocked for
  * staff, a staff-only model), a memory store with a few rows of each, and requests over a store
  * whose reads are recorded.
  */
@@ -83,10 +82,7 @@ export function watched(inner: RecordStore, fail?: (read: Read) => unknown): { s
 export const names = (reads: readonly Read[]) => reads.map((r) => `${r.name} ${r.table}`).sort();
 
 /** A request's resolver context over `s`. */
-export const contextOver = (s: RecordStore, identity: Identity): GraphqlContext => {
-  const signal = new AbortController().signal;
-  return { identity, loaders: new Loaders(s, () => 'id'), store: s, events: new MemoryEventBus(), signal, departure: signal };
-};
+export const contextOver = (s: RecordStore, identity: Identity, signal?: AbortSignal): GraphqlContext => graphqlContext(s, registry, identity, signal);
 
 /** What to execute (a fresh request context over the watched store), and the reads it makes. */
 export function request(store: RecordStore, source: string, identity: Identity, variableValues?: Record<string, unknown>): { args: ExecutionArgs; reads: Read[] } {

@@ -1,10 +1,12 @@
+import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { decodeCursor, encodeCursor, type CursorState } from '../../domain/graphql/cursor.js';
+import { pageSize } from '../../domain/graphql/page-size.js';
+import type { ReadPolicy } from '../../domain/graphql/read-policy.js';
+import { rowScope } from '../../domain/model/row-policy.js';
 import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
-import type { GraphqlContext } from './build-schema.js';
-import { pageSize } from './page-args.js';
-import type { ReadAccess } from './read-access.js';
+import type { RecordStore } from '../../ports/record-store.js';
 
 /** The arguments of `postsConnection`. */
 export type ConnectionArgs = { first?: number | null; after?: string | null; orderBy?: string | null; desc?: boolean | null };
@@ -14,7 +16,7 @@ export interface ConnectionSource {
   readonly model: ModelDef;
   readonly typeName: string;
   readonly pk: ColumnDef;
-  readonly access: ReadAccess;
+  readonly policy: ReadPolicy;
 }
 
 /** One page of a connection: its edges and where it stands. */
@@ -23,35 +25,43 @@ export interface ConnectionPage {
   readonly pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-/** Reads one keyset page (SPEC "GraphQL" 7) of the rows the caller reaches: ordered by `orderBy` then the key, starting after the cursor. */
-export async function readConnectionPage(source: ConnectionSource, args: ConnectionArgs, ctx: GraphqlContext): Promise<ConnectionPage> {
-  const { model, pk } = source;
-  const orderBy = args.orderBy ?? pk.name;
-  checkOrderBy(source, orderBy);
-  const desc = args.desc ?? false;
-  const first = pageSize('first', args.first);
-  const after = args.after ? decodeCursor(args.after, orderBy, desc) : undefined;
-  ctx.departure.throwIfAborted();
-  const past = after ? afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) : undefined;
-  // Only the rows the caller's row policy reaches are paged (and counted towards the next page).
-  const scope = ctx.loaders.scopeOf(model.table);
-  const where = past && scope ? { all: [past, scope] } : (past ?? scope);
-  // One row beyond the page tells whether another page exists (SPEC "Limits": first + 1), even for first: 0.
-  const rows = await ctx.store.find(model.table, {
-    ...(where ? { where } : {}),
-    orderBy: [
-      { column: orderBy, direction: desc ? 'desc' : 'asc' },
-      ...(orderBy === pk.name ? [] : [{ column: pk.name, direction: desc ? ('desc' as const) : ('asc' as const) }]),
-    ],
-    limit: first + 1,
-  });
-  return pageOf(rows, first, { orderBy, desc, pk: pk.name, after, afterArg: args.after });
+/**
+ * One keyset page (SPEC "GraphQL" 7) of the rows the caller reaches (the model's row policy for
+ * the identity): ordered by `orderBy` then the key, starting after the cursor, `first` rows (the
+ * default 50, at most 200). An `orderBy` that is no column of the type, a malformed cursor or one
+ * made under another ordering is `invalid_input`.
+ */
+export class ReadConnectionPage {
+  constructor(private readonly store: RecordStore) {}
+
+  async execute(identity: Identity, source: ConnectionSource, args: ConnectionArgs): Promise<ConnectionPage> {
+    const { model, pk } = source;
+    const orderBy = args.orderBy ?? pk.name;
+    checkOrderBy(source, orderBy);
+    const desc = args.desc ?? false;
+    const first = pageSize('first', args.first);
+    const after = args.after ? decodeCursor(args.after, orderBy, desc) : undefined;
+    const past = after ? afterCondition(orderBy, pk.name, desc, after.value as Value, after.key as Value) : undefined;
+    // Only the rows the caller's row policy reaches are paged (and counted towards the next page).
+    const scope = rowScope(model.rowPolicy, identity);
+    const where = past && scope ? { all: [past, scope] } : (past ?? scope);
+    // One row beyond the page tells whether another page exists (SPEC "Limits": first + 1), even for first: 0.
+    const rows = await this.store.find(model.table, {
+      ...(where ? { where } : {}),
+      orderBy: [
+        { column: orderBy, direction: desc ? 'desc' : 'asc' },
+        ...(orderBy === pk.name ? [] : [{ column: pk.name, direction: desc ? ('desc' as const) : ('asc' as const) }]),
+      ],
+      limit: first + 1,
+    });
+    return pageOf(rows, first, { orderBy, desc, pk: pk.name, after, afterArg: args.after });
+  }
 }
 
 /** SPEC "GraphQL" 7: orderBy cannot name a column absent from the schema. */
-function checkOrderBy({ model, typeName, access }: ConnectionSource, orderBy: string): void {
+function checkOrderBy({ model, typeName, policy }: ConnectionSource, orderBy: string): void {
   const col = model.columns.find((c) => c.name === orderBy);
-  if (!col || !access.visible(model, col) || col.private || col.type === 'json') {
+  if (!col || !policy.visible(model, col) || col.private || col.type === 'json') {
     throw new DomainError('invalid_input', `orderBy "${orderBy}" is not a column of ${typeName}`, [{ field: 'orderBy', message: 'unknown column' }]);
   }
 }

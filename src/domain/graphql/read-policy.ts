@@ -1,11 +1,26 @@
-import type { Identity } from '../../domain/auth/identity.js';
-import { DomainError } from '../../domain/errors/domain-error.js';
-import type { ColumnDef, ModelDef } from '../../domain/model/types.js';
-import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
-import type { GraphqlConfig, IdentityGate } from './graphql-config.js';
+import type { Identity } from '../auth/identity.js';
+import { DomainError } from '../errors/domain-error.js';
+import type { ColumnDef, ModelDef } from '../model/types.js';
+import { PASSWORD_HASH } from '../rest/field-policy.js';
 
-/** What the read schema asks of the GraphQL configuration: which tables and columns appear, and who may read them. */
-export interface ReadAccess {
+/** A gate on the caller's identity. */
+export type IdentityGate = (identity: Identity) => boolean;
+
+/** What the GraphQL plugin was told (SPEC "GraphQL" configuration options). */
+export interface GraphqlConfig {
+  /** Exposed tables, each with its gate (undefined: exposed to everyone). */
+  readonly exposed: ReadonlyMap<string, IdentityGate | undefined>;
+  /** Columns removed from the schema per table. */
+  readonly hidden: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Private columns readable when the gate passes, per table. */
+  readonly unlocks: ReadonlyMap<string, ReadonlyMap<string, IdentityGate>>;
+}
+
+/**
+ * GraphQL's read policy (SPEC "GraphQL" 1-4): which tables and columns appear (`expose`,
+ * `hide`, `allowPrivateIf`), and who may read them (`exposeIf` gates, unlock rules).
+ */
+export interface ReadPolicy {
   /** The table is in the schema. */
   exposed(table: string): boolean;
   /** Throws FORBIDDEN unless the table's gate (if any) passes for the caller. */
@@ -22,12 +37,12 @@ export interface ReadAccess {
 
 /**
  * A refused gate: `forbidden` for every caller, anonymous or not (a gate is a yes/no on the
- * identity); its `extensions.code` comes from GRAPHQL_CODE_BY_CODE through formatGraphqlError.
+ * identity); the GraphQL adapter gives it its `extensions.code`.
  */
 const forbidden = (table: string) => new DomainError('forbidden', `not allowed to read ${table}`);
 
-/** The read access rules of a GraphQL configuration. */
-export function readAccess(config: GraphqlConfig): ReadAccess {
+/** The read policy of a GraphQL configuration. */
+export function readPolicy(config: GraphqlConfig): ReadPolicy {
   const gatePasses = (table: string, identity: Identity) => {
     const gate = config.exposed.get(table);
     return gate === undefined || gate(identity);

@@ -1,10 +1,8 @@
+import type { DeclaredChannels } from '../../domain/realtime/declared-channels.js';
+import { REALTIME_TOPIC, type RealtimeEvent } from '../../domain/realtime/realtime-event.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { RealtimeHub } from './realtime-hub.js';
-
-/** The event-bus topic every realtime event travels on between processes. */
-export const REALTIME_TOPIC = 'portico.realtime';
 
 /**
  * Publishing to realtime channels (`app.realtime`): an event reaches the listeners of its
@@ -24,20 +22,17 @@ export interface Realtime {
   channels(): readonly string[];
 }
 
-/** What travels on {@link REALTIME_TOPIC}. */
-interface WireEvent {
-  readonly channel: string;
-  readonly id: string;
-  readonly data: unknown;
-}
-
-/** Publishes through the event bus and feeds what the bus delivers (from every process) to the hub. */
-export class RealtimePublisher implements Realtime {
+/**
+ * Publishes an event on the event bus's {@link REALTIME_TOPIC}, which every process of the app
+ * (this one too) relays to its listeners (`RelayRealtimeEvents`). The id is the clock's time,
+ * this publisher's random origin and a sequence number: unique across processes.
+ */
+export class PublishRealtime implements Realtime {
   private readonly origin: string;
   private seq = 0;
 
   constructor(
-    private readonly hub: RealtimeHub,
+    private readonly declared: DeclaredChannels,
     private readonly bus: EventBus,
     private readonly clock: Clock,
     random: RandomSource,
@@ -45,34 +40,19 @@ export class RealtimePublisher implements Realtime {
     this.origin = Buffer.from(random.bytes(6)).toString('base64url');
   }
 
-  /** Starts handing the events of every process to the hub; returns the function that stops it. */
-  listen(): () => void {
-    return this.bus.subscribe(REALTIME_TOPIC, (payload) => {
-      const event = wireEvent(payload);
-      if (event && this.hub.resolve(event.channel)) this.hub.deliver(event);
-    });
-  }
-
   async publish(channel: string, data: unknown): Promise<string> {
-    if (!this.hub.resolve(channel)) {
-      throw new Error(`realtime: "${channel}" matches no declared channel (declared: ${this.hub.patterns().join(', ') || 'none'})`);
+    if (!this.declared.resolve(channel)) {
+      throw new Error(`realtime: "${channel}" matches no declared channel (declared: ${this.declared.patterns().join(', ') || 'none'})`);
     }
     const json = JSON.stringify(data ?? null);
     if (json === undefined) throw new Error('realtime: the event data is not JSON');
     const id = `${this.clock.now().getTime().toString(36)}-${this.origin}-${(this.seq++).toString(36)}`;
-    const event: WireEvent = { channel, id, data: JSON.parse(json) as unknown };
+    const event: RealtimeEvent = { channel, id, data: JSON.parse(json) as unknown };
     await this.bus.publish(REALTIME_TOPIC, event);
     return id;
   }
 
   channels(): readonly string[] {
-    return this.hub.patterns();
+    return this.declared.patterns();
   }
-}
-
-/** A well-formed event from the bus (another process may run another version), else undefined. */
-function wireEvent(payload: unknown): WireEvent | undefined {
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const { channel, id, data } = payload as Record<string, unknown>;
-  return typeof channel === 'string' && typeof id === 'string' ? { channel, id, data } : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelPattern, isChannelName } from '../../../../src/adapters/realtime/channel-pattern.js';
+import { ChannelPattern, isChannelName } from '../../../../src/domain/realtime/channel-pattern.js';
 
 describe('ChannelPattern', () => {
   it('matches literal segments and captures :parameters', () => {
