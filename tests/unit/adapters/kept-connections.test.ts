@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from '@mikro-orm/knex';
 import { describe, expect, it } from 'vitest';
+import { poolValidate } from '../../../src/adapters/persistence/sql/pool-connections.js';
 import { SqlExecutor } from '../../../src/adapters/persistence/sql/sql-executor.js';
+import { ConstraintViolation, DatabaseUnavailable } from '../../../src/domain/errors/domain-error.js';
 
 /** A knex client over a fake tarn pool of fake PostgreSQL connections, recording what the pool sees. */
 function fakeKnex(fails: (text: string) => boolean = () => false) {
@@ -11,7 +13,8 @@ function fakeKnex(fails: (text: string) => boolean = () => false) {
   let pending = 0;
   const connection = () => {
     const id = ++made;
-    return {
+    // node-pg's Client is an EventEmitter: `error` and `end` say it no longer works.
+    return Object.assign(new EventEmitter(), {
       id,
       connectionParameters: {},
       // node-pg's callback form, answered asynchronously as a socket would (array rows when asked).
@@ -21,7 +24,7 @@ function fakeKnex(fails: (text: string) => boolean = () => false) {
             ? callback(new Error(`refused: ${config.text}`), { rows: [], fields: [] })
             : callback(null, { rows: [config.rowMode === 'array' ? [id] : { id }], fields: [{ name: 'id' }] }),
         ),
-    } as Record<string, unknown>;
+    }) as unknown as EventEmitter & Record<string, unknown>;
   };
   const pool = {
     numPendingAcquires: () => pending,
@@ -80,7 +83,7 @@ describe('PostgreSQL connections kept between statements', () => {
     expect(await sql.query('select 1', [])).toEqual([{ id: 2 }]);
   });
 
-  it('a disposed kept connection goes back to the pool and is not used', async () => {
+  it('a kept connection that ended goes back to the pool, is not used, and the pool will not hand it out', async () => {
     const { db, log } = fakeKnex();
     const sql = new SqlExecutor(db, 'postgresql');
     const seen: unknown[] = [];
@@ -92,8 +95,10 @@ describe('PostgreSQL connections kept between statements', () => {
       return c;
     };
     await sql.query('select 1', []);
-    (seen[0] as Record<string, unknown>).__knex__disposed = new Error('gone');
+    (seen[0] as EventEmitter).emit('end');
     expect(await sql.query('select 1', [])).toEqual([{ id: 2 }]);
+    expect(poolValidate(seen[0])).toBe(false);
+    expect(poolValidate(seen[1])).toBe(true);
     await sleep(0);
     expect(log.slice(0, 3)).toEqual(['acquire 1', 'release 1', 'acquire 2']);
   });
@@ -141,8 +146,8 @@ describe('a transaction connection that ends with a statement unanswered', () =>
         () => 'committed',
         (error: Error) => error.message,
       );
-    // Marked as knex marks an ended connection, so the pool discards it when it comes back.
-    return { outcome, destroyed, disposed: held?.__knex__disposed !== undefined, log };
+    // Unusable from now on: the pool's validate hook discards it when it comes back.
+    return { outcome, destroyed, disposed: held !== undefined && !poolValidate(held), log };
   }
 
   it("is destroyed, not pooled, after knex's read timeout on its BEGIN (node-pg keeps the statement active)", async () => {
@@ -154,26 +159,28 @@ describe('a transaction connection that ends with a statement unanswered', () =>
     expect(r.log).toEqual(['acquire 1', 'release 1']);
   });
 
-  it('is destroyed when its work failed otherwise while node-pg still held a statement of it', async () => {
-    const r = await endTransaction(async (connection) => {
-      connection._activeQuery = { text: 'BEGIN;' };
-      connection._queryQueue = [{ text: 'insert into t default values' }];
+  it('is destroyed when its work failed otherwise (a statement of it may still be in flight)', async () => {
+    const r = await endTransaction(async () => {
       throw new Error('the handler gave up');
     });
     expect(r.outcome).toBe('the handler gave up');
     expect(r).toMatchObject({ destroyed: true, disposed: true });
   });
 
-  it('goes back to the pool whole after a commit or a clean failure', async () => {
-    const committed = await endTransaction(async (connection) => {
-      connection._activeQuery = null;
-      connection._queryQueue = [];
+  it('is destroyed when the database did not answer (503)', async () => {
+    const r = await endTransaction(async () => {
+      throw new DatabaseUnavailable('the statement timed out');
     });
+    expect(r).toMatchObject({ destroyed: true, disposed: true });
+  });
+
+  it('goes back to the pool whole after a commit or a refusal the server answered', async () => {
+    const committed = await endTransaction(async () => undefined);
     expect(committed).toMatchObject({ outcome: 'committed', destroyed: false, disposed: false });
     const failed = await endTransaction(async () => {
-      throw new Error('duplicate key');
+      throw new ConstraintViolation('unique', 't', 'name');
     });
-    expect(failed).toMatchObject({ outcome: 'duplicate key', destroyed: false, disposed: false });
+    expect(failed).toMatchObject({ destroyed: false, disposed: false });
     expect(failed.log).toEqual(['acquire 1', 'release 1']);
   });
 });

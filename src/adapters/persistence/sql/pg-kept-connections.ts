@@ -1,4 +1,4 @@
-import { onePer, type PgConnection, type PoolClient, type TarnPool } from './pool-connections.js';
+import { onePer, usable, type PgConnection, type PoolClient, type TarnPool } from './pool-connections.js';
 
 /** How long a PostgreSQL connection is kept for the store's next statement before it goes back to the pool. */
 const KEEP_MS = 5;
@@ -60,10 +60,6 @@ class KeptConnections {
   private release(pg: PgConnection): void {
     this.client.releaseConnection(pg).catch(() => undefined);
   }
-}
-
-function usable(pg: PgConnection): boolean {
-  return !pg.__knex__disposed && !pg._ending && pg.connection?.stream?.destroyed !== true;
 }
 
 const keptByPool = new WeakMap<TarnPool, KeptConnections>();

@@ -32,27 +32,46 @@ export interface PgConnection {
   query(config: PgQueryConfig, callback: (error: Error | null, result: PgResult) => void): void;
   /** pg's defaults for this connection: `query_timeout` applies to every query that sets none (knex's BEGIN and COMMIT). */
   connectionParameters: { query_timeout?: number | false };
-  /** pg's wire connection; destroying its socket ends the client, and knex's pool then discards it. */
-  connection?: { stream?: { destroy(): void; destroyed?: boolean } };
-  /** The limits this connection's session has been given (set once, by the first statement Portico runs on it). */
-  porticoLimited?: boolean;
-  /** Set by knex when the connection failed or ended: the pool discards it. */
-  __knex__disposed?: unknown;
-  _ending?: boolean;
-  /** node-pg's statement in flight, and the ones queued behind it. */
-  _activeQuery?: unknown;
-  _queryQueue?: unknown[];
+  /** pg's wire connection; destroying its socket ends the client (pending statements fail at once). */
+  connection?: { stream?: { destroy(): void } };
+  /** node-pg's client events: an error or the end of the connection makes it unusable. */
+  once(event: 'error' | 'end', listener: () => void): unknown;
+}
+
+/** Connections that failed, ended or were discarded (node-pg's `error` and `end` events, and `discard`). */
+const unusable = new WeakSet<object>();
+/** Connections whose events are watched. */
+const watched = new WeakSet<object>();
+/** Connections whose session carries Portico's limits (set once, by the first statement Portico runs on it). */
+const limited = new WeakSet<object>();
+
+/** Whether the connection still works: it has not failed, ended, or been discarded. */
+export function usable(pg: PgConnection): boolean {
+  if (!watched.has(pg)) {
+    watched.add(pg);
+    const spent = (): void => void unusable.add(pg);
+    pg.once('error', spent);
+    pg.once('end', spent);
+  }
+  return !unusable.has(pg);
 }
 
 /**
  * Ends a connection that must not serve again: its socket is destroyed (node-pg fails whatever it
- * still holds) and it is marked the way knex marks a connection that ended, so the pool discards it
- * when it comes back instead of handing it out before the socket's close is seen.
+ * still holds) and it is unusable from now on, so the pool's `validate` (`poolValidate`) discards
+ * it when it comes back, before the socket's close is seen.
  */
 export function discard(pg: PgConnection): void {
-  pg.__knex__disposed ??= new Error('discarded by Portico: a statement on it had no answer');
+  unusable.add(pg);
   pg.connection?.stream?.destroy();
 }
+
+/** knex's public `pool.validate` hook: a connection Portico found unusable never leaves the pool again. */
+export const poolValidate = (connection: unknown): boolean => typeof connection !== 'object' || connection === null || !unusable.has(connection);
+
+/** Whether the session of `pg` carries Portico's limits; `markLimited` records that it does. */
+export const isLimited = (pg: PgConnection): boolean => limited.has(pg);
+export const markLimited = (pg: PgConnection): void => void limited.add(pg);
 
 /** The one `T` of each pool client or pool, made on first use (a WeakMap, so a destroyed pool takes its own with it). */
 export function onePer<K extends object, T>(made: WeakMap<K, T>, key: K, make: () => T): T {

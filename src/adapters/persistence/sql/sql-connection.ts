@@ -6,6 +6,7 @@ import type * as Pg from 'pg';
 import { createRequire } from 'node:module';
 import type { DatabaseConfig } from '../database-url.js';
 import { knexRuntime } from './knex-runtime.js';
+import { poolValidate } from './pool-connections.js';
 import { requireFromMikroOrm } from './mikro-orm-core.js';
 
 const require = createRequire(import.meta.url);
@@ -78,7 +79,8 @@ export function createKnex(config: SqlConfig): Knex {
   return knex({
     client: dialect('postgresql'),
     connection: pgConnection(config),
-    pool: { min: 0, max: 10 },
+    // knex's public validate hook: a connection Portico discarded (or saw fail or end) is destroyed, not handed out.
+    pool: { min: 0, max: 10, validate: poolValidate },
     acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     // knex warns on stdout when its pool discards a broken connection; the failed statement is
     // already answered (503) and logged by Portico, so the pool's own warning is not printed.

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
+import { DatabaseUnavailable, DomainError, ShuttingDown } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { keptConnections } from './pg-kept-connections.js';
 import { PgPipeline, type PipelinedResult, type PipelineError, type TypeSource } from './pg-pipeline.js';
 import { readDeadlines } from './pg-read-deadlines.js';
-import { discard, pgRows, type DriverRow, type PgConnection, type PgResult, type PoolClient } from './pool-connections.js';
+import { discard, isLimited, markLimited, pgRows, type DriverRow, type PgConnection, type PgResult, type PoolClient } from './pool-connections.js';
 import { sharedSqlite } from './sqlite-shared-connection.js';
 import { RowShapes, type ShapeSlot } from './pg-row-shapes.js';
 import { isPgMessage, PG_READ_TIMEOUT } from './sql-error-translation.js';
@@ -162,7 +163,7 @@ export class SqlExecutor {
     // One deadline for the session's limits (the connection's first statement) and the statement.
     const deadline = budget > 0 ? Date.now() + budget : 0;
     // Never inside a transaction: a rollback would undo the SET while the flag says it holds.
-    if (!this.inTransaction && this.limits && !pg.porticoLimited) {
+    if (!this.inTransaction && this.limits && !isLimited(pg)) {
       return this.limitSession(pg, deadline).then(
         () => send(deadline, settled),
         (error: unknown) => {
@@ -211,13 +212,19 @@ export class SqlExecutor {
     const pg = connection as PgConnection;
     const params = pg.connectionParameters;
     const previous = params.query_timeout;
+    let clean = false;
     try {
       await this.limitSession(pg, Date.now() + this.readBudget());
       if (this.readBudget() > 0) params.query_timeout = this.readBudget();
-      return await dropOnReadTimeout(pg, () => work(connection));
+      const result = await dropOnReadTimeout(pg, () => work(connection));
+      clean = true;
+      return result;
+    } catch (error) {
+      clean = answered(error);
+      throw error;
     } finally {
       params.query_timeout = previous;
-      if (busy(pg)) discard(pg);
+      if (!clean) discard(pg);
       await this.client.releaseConnection(connection);
     }
   }
@@ -231,10 +238,10 @@ export class SqlExecutor {
   /** Gives the session its limits once per connection, within the same deadline as the statement that follows. */
   private async limitSession(pg: PgConnection, deadline: number): Promise<void> {
     const limits = this.limits;
-    if (!limits || pg.porticoLimited) return;
+    if (!limits || isLimited(pg)) return;
     const text = `set statement_timeout = ${limits.statementTimeoutMs}; set lock_timeout = ${limits.lockTimeoutMs}`;
     await dropOnReadTimeout(pg, () => pgRows(pg, this.readBudget() > 0 ? { text, query_timeout: remaining(deadline) } : { text }));
-    pg.porticoLimited = true;
+    markLimited(pg);
   }
 }
 
@@ -268,13 +275,14 @@ function droppedOnReadTimeout(pg: PgConnection, error: unknown): unknown {
 }
 
 /**
- * Whether node-pg still has a statement of this connection in flight or queued. A transaction
- * that ended with one (its work failed while knex's BEGIN, a statement or the ROLLBACK had no
- * answer) leaves a connection that must not go back to the pool as it is: the next holder's
- * statements would queue behind them, inside that transaction.
+ * Whether a failed transaction leaves its connection clean: a refusal (a `DomainError`: the
+ * server answered every statement, or Portico refused before sending one). Anything else (the
+ * database unreachable or too slow, a driver failure, an unexpected error while a statement may
+ * still be in flight) may leave node-pg holding a statement of this connection, which the next
+ * holder's statements would queue behind, inside that transaction: such a connection is discarded.
  */
-function busy(pg: PgConnection): boolean {
-  return pg._activeQuery != null || (pg._queryQueue?.length ?? 0) > 0;
+function answered(error: unknown): boolean {
+  return error instanceof DomainError && !(error instanceof DatabaseUnavailable) && !(error instanceof ShuttingDown);
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> => value instanceof Promise;
