@@ -26,6 +26,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { startChildServer, type ChildServer } from './child-server.js';
 import { cpuModelOf } from './report.js';
+import { COMMENTS, POSTS, seedPostgres } from './hot-path/seed-postgres.js';
 
 const seconds = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -40,9 +41,6 @@ const ROUNDS = count('BENCH_ROUNDS', 3);
 const ALTERNATIONS = count('BENCH_ALTERNATIONS', 2);
 const CONNECTIONS = 16;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const POSTS = 10_000;
-const COMMENTS = 50_000;
-const SEED_CHUNK = 2_500;
 const QUERY = '{ posts(limit: 50) { id title author { name } comments { body } } }';
 const ALICE = { username: 'alice', password: 'alice-password-1' };
 
@@ -149,28 +147,6 @@ async function aliceId(client: pg.Client): Promise<number> {
   return id;
 }
 
-/** The hot path's rows: POSTS posts and COMMENTS comments spread over them (bench/hot-path/run.ts, `seedPostgres`). */
-async function seed(client: pg.Client, alice: number): Promise<void> {
-  for (let from = 1; from <= POSTS; from += SEED_CHUNK) {
-    await client.query(
-      `insert into post (title, body, author_id, created_by_id, published, featured, score, created_at)
-       select 'Bench post ' || g, 'Body of bench post ' || g, 1 + g % 2, $3, g % 3 <> 0, false, g % 100, now() - g * interval '1 second'
-       from generate_series($1::int, $2::int) g`,
-      [from, Math.min(POSTS, from + SEED_CHUNK - 1), alice],
-    );
-  }
-  const { rows } = await client.query<{ n: number }>('select max(id)::int as n from post');
-  const maxPost = rows[0]?.n ?? 1;
-  for (let from = 1; from <= COMMENTS; from += SEED_CHUNK * 4) {
-    await client.query(
-      `insert into comment (post_id, body, votes, moderation_note)
-       select 1 + (g - 1) % $3, 'Bench comment ' || g, g % 7, 'note ' || g from generate_series($1::int, $2::int) g`,
-      [from, Math.min(COMMENTS, from + SEED_CHUNK * 4 - 1), maxPost],
-    );
-  }
-  await client.query('analyze post; analyze comment; analyze author; analyze auth_token; analyze auth_user');
-}
-
 /** Starts every server, runs `use`, stops them all (also on failure). */
 async function withServers<T>(sides: readonly { name: string; script: string; env: Record<string, string> }[], db: string, use: (servers: Map<string, ChildServer>) => Promise<T>): Promise<T> {
   const servers = new Map<string, ChildServer>();
@@ -200,7 +176,7 @@ async function run(): Promise<void> {
     const setup = await startChildServer(first.script, db, PORTICO_ENV);
     await logIn(setup.url).finally(() => setup.stop());
     await admin.query(`set search_path to "${schema}"`);
-    await seed(admin, await aliceId(admin));
+    await seedPostgres(admin, await aliceId(admin));
     const sides = [{ name: 'raw', script: RAW_SERVER, env: {} }, ...portico.map((p) => ({ ...p, env: PORTICO_ENV }))];
     const rounds: Round[] = [];
     for (let round = 0; round < ROUNDS; round++) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, bearerAuthentication, c, createApp, defineModel, IsAuthenticated, rest, sessions, type PorticoApp, type Row } from '../../src/index.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
+import { signedInUsers } from '../support/signed-in-users.js';
 
 /**
  * Issue 46 item 2, "one write path": single, bulk and nested REST writes go through the same
@@ -49,12 +50,9 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
       if (schema) drop = schema.drop;
       app = build(schema?.url ?? 'sqlite::memory:');
       ({ url } = await app.listen(0));
-      for (const who of ['ada', 'bob'] as const) {
-        const user = await app.store.insert('auth_user', { username: who, email: `${who}@example.com`, password_hash: await app.hasher.hash(`${who}-password-1`), is_active: true, email_verified_at: new Date() });
-        ids[who] = Number(user.id);
-        const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: who, password: `${who}-password-1` }) });
-        tokens[who] = ((await res.json()) as { token: string }).token;
-      }
+      const users = await signedInUsers(app, url, ['ada', 'bob'] as const);
+      Object.assign(ids, users.ids);
+      Object.assign(tokens, users.tokens);
     }, 60_000);
     afterAll(async () => {
       await app.close();

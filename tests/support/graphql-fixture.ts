@@ -1,4 +1,5 @@
-import { parse, type ExecutionArgs } from 'graphql';
+import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { expect } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../src/adapters/graphql/build-schema.js';
 import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
@@ -88,4 +89,23 @@ export const contextOver = (s: RecordStore, identity: Identity, signal?: AbortSi
 export function request(store: RecordStore, source: string, identity: Identity, variableValues?: Record<string, unknown>): { args: ExecutionArgs; reads: Read[] } {
   const { store: s, reads } = watched(store);
   return { args: { schema, document: parse(source), contextValue: contextOver(s, identity), ...(variableValues ? { variableValues } : {}) }, reads };
+}
+
+/**
+ * `answer` (graphql-jit's) says what graphql-js's `reference` says: the same text without errors
+ * (keys in the same order: "Serialized Map Ordering"); with errors the same data, errors first,
+ * `data` present exactly when graphql-js has it (a variable refused before execution has none),
+ * and every message graphql-js gives among ours (graphql-jit also reports fields whose parent
+ * another error already nulled).
+ */
+export function expectAnswerOfGraphqlJs(answer: ExecutionResult, reference: ExecutionResult): void {
+  if (!reference.errors) {
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(reference));
+    return;
+  }
+  expect(JSON.stringify(answer.data)).toBe(JSON.stringify(reference.data));
+  expect(Object.keys(answer)[0]).toBe('errors');
+  expect('data' in answer).toBe('data' in reference);
+  const messages = new Set(answer.errors?.map((e) => e.message));
+  for (const error of reference.errors) expect(messages).toContain(error.message);
 }

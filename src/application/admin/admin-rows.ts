@@ -5,6 +5,7 @@ import type { ColumnDef, ModelDef, Row, Value } from '../../domain/model/types.j
 import type { Condition } from '../../domain/query/condition.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { keyText, loadLinks } from '../rest/m2m-links.js';
+import { and } from '../rest/rest-resource.js';
 import { callerScope } from '../write/row-access.js';
 
 /**
@@ -13,12 +14,6 @@ import { callerScope } from '../write/row-access.js';
  */
 export function adminScope(model: ModelDef, identity: Identity): Condition | undefined {
   return callerScope(model, identity, { everyRow: identity.isSuperuser });
-}
-
-/** `condition` AND `scope` (either may be absent). */
-export function withScope(condition: Condition | undefined, scope: Condition | undefined): Condition | undefined {
-  if (!scope) return condition;
-  return condition ? { all: [condition, scope] } : scope;
 }
 
 const byKey = (model: ModelDef, id: Value): Condition => ({ column: model.primaryKey, op: 'eq', value: id });
@@ -75,7 +70,7 @@ export class AdminRows {
     const target = this.registry.require(column.references?.table as string);
     if (model.rowPolicy?.ownedBy === column.name && adminScope(model, identity)) {
       if (identity.id === null) return Promise.resolve([]);
-      return this.store.find(target.table, { where: withScope(byKey(target, identity.id), adminScope(target, identity)), limit: 1 });
+      return this.store.find(target.table, { where: and(byKey(target, identity.id), adminScope(target, identity)), limit: 1 });
     }
     return this.choices(target, identity, limit);
   }

@@ -5,7 +5,8 @@ import type { ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { DeleteRecord } from '../write/delete-record.js';
 import { writeAudit } from './admin-audit.js';
-import { adminScope, withScope } from './admin-rows.js';
+import { and } from '../rest/rest-resource.js';
+import { adminScope } from './admin-rows.js';
 
 /** Rows of another table that keep a row from being deleted (a restricting foreign key). */
 export interface Blocker {
@@ -52,7 +53,7 @@ export class DeleteAdminRecords {
       const count = await store.count(rel.table, where, { withDeleted: true });
       if (count === 0) continue;
       const scope = identity ? adminScope(this.registry.require(rel.table), identity) : undefined;
-      const sample = identity ? await store.find(rel.table, { where: withScope(where, scope), limit: SAMPLE, withDeleted: true }) : [];
+      const sample = identity ? await store.find(rel.table, { where: and(where, scope), limit: SAMPLE, withDeleted: true }) : [];
       out.push({ table: rel.table, column: rel.column, count, sample });
     }
     return out;
