@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /*
- * The reference app's document says what the server enforces on writes (docs/decisions.md "REST",
- * "Keys, text and junctions", "REST writes"; SPEC "Bulk endpoints", "Parent-scoped sub-resources").
+ * The reference app's document says what the server enforces on writes (docs/decisions.md
+ * "HTTP, REST and OpenAPI"; SPEC "Bulk endpoints", "Parent-scoped sub-resources").
  */
 
 type Schema = { type?: unknown; properties?: Record<string, Schema>; required?: string[]; additionalProperties?: unknown; items?: Schema; oneOf?: Schema[]; $ref?: string; [k: string]: unknown };

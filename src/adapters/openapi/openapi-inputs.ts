@@ -9,7 +9,7 @@ import { requiredForReplace } from '../../application/write/update-record.js';
 import { columnSchema, isGeneratedKey, keySchema, ref, reserveName, typeNameOf, type Json, type Names } from './openapi-schemas.js';
 
 /*
- * The write-body schemas (docs/decisions.md "REST", "Keys, text and junctions", "REST writes"):
+ * The write-body schemas (docs/decisions.md "HTTP, REST and OpenAPI"):
  * what the server accepts, no more. Server-set (`setOnCreate`), computed, hidden, noform and
  * privileged columns and generated keys are absent; a key the URL supplies (the row's own key on
  * PUT/PATCH, the parent key of an `under()` resource or of a nested child) is absent; unknown
@@ -74,7 +74,7 @@ export class WriteSchemas {
 
   forResource(resource: RestResource, names: Names): WriteBodies {
     const fk = resource.config.under?.fk;
-    const nest = !resource.config.under; // a parent-scoped write takes the ordinary path (docs/decisions.md "REST writes")
+    const nest = !resource.config.under; // a parent-scoped write takes the ordinary path (docs/decisions.md "Nested writes")
     const create = this.body(resource, 'create', fk, nest);
     const replace = this.body(resource, 'update', fk, nest, true);
     const patch = this.body(resource, 'update', fk, nest);

@@ -27,7 +27,7 @@ export function typeNameOf(table: string): string {
     .join('');
 }
 
-/** An `int` column: 32-bit on every backend (docs/decisions.md "REST"); larger values answer 400. */
+/** An `int` column: 32-bit on every backend (docs/decisions.md "Unknown body fields answer 400"); larger values answer 400. */
 export const INT32: Json = { type: 'integer', format: 'int32', minimum: -2147483648, maximum: 2147483647 };
 
 /** The JSON Schema of a column type as read (DESIGN §3: bigint and decimal travel as digit strings). */

@@ -6,9 +6,9 @@ import type { RecordStore } from '../../ports/record-store.js';
 
 /*
  * The links of a many-to-many relation, read and written through the owning row
- * (docs/decisions.md "Keys, text and junctions"): a document names them as an array of target
- * ids under the relation's name (`tags: ['orm', 'rest']`); the junction table itself is no
- * resource.
+ * (docs/decisions.md "Many-to-many links are written through the owning row"): a document
+ * names them as an array of target ids under the relation's name (`tags: ['orm', 'rest']`);
+ * the junction table itself is no resource.
  */
 
 /** Most ids one relation of one row may name in a write (the nested writer's cap, DESIGN §4). */

@@ -8,8 +8,8 @@ import { ModelRegistry } from '../../../src/domain/model/model-registry.js';
 import { AllowAny, IsAuthenticated } from '../../../src/domain/rest/permission-classes.js';
 
 /*
- * The write side of the OpenAPI document (docs/decisions.md "REST", "Keys, text and junctions",
- * "REST writes"; SPEC "Bulk endpoints", "Parent-scoped sub-resources", "Nested writes"): input
+ * The write side of the OpenAPI document (docs/decisions.md "HTTP, REST and OpenAPI";
+ * SPEC "Bulk endpoints", "Parent-scoped sub-resources", "Nested writes"): input
  * schemas say what the server enforces, bulk answers are arrays, every status is declared.
  */
 
