@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auth, bearerAuthentication, c, createApp, defineModel, existsOr404, IsAuthenticated, ModelDefinitionError, rest, sessions, type Identity, type PorticoApp, type Row } from '../../src/index.js';
-import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
-import { signedInUsers } from '../support/signed-in-users.js';
+import { postgresAvailable } from '../support/postgres.js';
+import { servedWithUsers } from '../support/signed-in-users.js';
 
 /**
  * Issue 46 item 0: a row policy is the model's. Declared on the model (`ownedBy`) or as REST sugar,
@@ -31,30 +31,12 @@ function build(database: string): PorticoApp {
 
 for (const backend of ['sqlite', 'postgresql'] as const) {
   describe.skipIf(backend === 'postgresql' && !pgUp)(`REST under the model's row policy (${backend})`, () => {
-    let app: PorticoApp;
-    let url: string;
-    let drop: () => Promise<void> = async () => undefined;
-    const ids: Record<'ada' | 'bob', number> = { ada: 0, bob: 0 };
-    const tokens: Record<'ada' | 'bob', string> = { ada: '', bob: '' };
-
-    beforeAll(async () => {
-      const schema = backend === 'postgresql' ? freshPgSchema() : undefined;
-      if (schema) drop = schema.drop;
-      app = build(schema?.url ?? 'sqlite::memory:');
-      ({ url } = await app.listen(0));
-      const users = await signedInUsers(app, url, ['ada', 'bob'] as const);
-      Object.assign(ids, users.ids);
-      Object.assign(tokens, users.tokens);
-    }, 60_000);
-    afterAll(async () => {
-      await app.close();
-      await drop();
-    });
+    const served = servedWithUsers(backend, build, ['ada', 'bob'] as const);
 
     const call = async (who: 'ada' | 'bob' | null, method: string, path: string, body?: unknown) => {
-      const res = await fetch(url + path, {
+      const res = await fetch(served.url + path, {
         method,
-        headers: { 'content-type': 'application/json', ...(who ? { authorization: `Bearer ${tokens[who]}` } : {}) },
+        headers: { 'content-type': 'application/json', ...(who ? { authorization: `Bearer ${served.tokens[who]}` } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       return { status: res.status, body: (res.status === 204 ? null : await res.json()) as Row & { results?: Row[]; count?: number; code?: string; errors?: { index?: number }[] } };
@@ -63,24 +45,24 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
     it('a create without the owner column is the caller\'s; one naming another owner is 403 and writes nothing', async () => {
       const mine = await call('ada', 'POST', '/api/shelf/', { name: 'ada-1' });
       expect(mine.status).toBe(201);
-      expect(mine.body.owner_id).toBe(ids.ada);
-      const theirs = await call('ada', 'POST', '/api/shelf/', { name: 'for bob', owner_id: ids.bob });
+      expect(mine.body.owner_id).toBe(served.ids.ada);
+      const theirs = await call('ada', 'POST', '/api/shelf/', { name: 'for bob', owner_id: served.ids.bob });
       expect(theirs.status).toBe(403);
       expect(theirs.body.code).toBe('forbidden');
-      expect(await app.store.count('shelf', { column: 'name', op: 'eq', value: 'for bob' })).toBe(0);
-      const bulk = await call('bob', 'POST', '/api/shelf/', [{ name: 'bob-1' }, { name: 'bob-2', owner_id: ids.ada }]);
+      expect(await served.app.store.count('shelf', { column: 'name', op: 'eq', value: 'for bob' })).toBe(0);
+      const bulk = await call('bob', 'POST', '/api/shelf/', [{ name: 'bob-1' }, { name: 'bob-2', owner_id: served.ids.ada }]);
       expect(bulk.status).toBe(403);
-      expect(await app.store.count('shelf', { column: 'name', op: 'in', value: ['bob-1', 'bob-2'] })).toBe(0);
-      const nested = await call('bob', 'POST', '/api/shelf/', { name: 'bob-nested', owner_id: ids.ada, books: [{ title: 'x' }] });
+      expect(await served.app.store.count('shelf', { column: 'name', op: 'in', value: ['bob-1', 'bob-2'] })).toBe(0);
+      const nested = await call('bob', 'POST', '/api/shelf/', { name: 'bob-nested', owner_id: served.ids.ada, books: [{ title: 'x' }] });
       expect(nested.status).toBe(403);
-      expect(await app.store.count('book')).toBe(0);
+      expect(await served.app.store.count('book')).toBe(0);
       expect((await call('bob', 'POST', '/api/shelf/', [{ name: 'bob-1' }, { name: 'bob-2' }])).status).toBe(201);
     });
 
     it("another owner's row is a 404 for every action, and out of every list and child route", async () => {
-      const [adaShelf] = await app.store.find('shelf', { where: { column: 'name', op: 'eq', value: 'ada-1' } });
+      const [adaShelf] = await served.app.store.find('shelf', { where: { column: 'name', op: 'eq', value: 'ada-1' } });
       const id = String(adaShelf?.id);
-      await app.store.insert('book', { shelf_id: adaShelf?.id ?? null, title: 'ada-book' });
+      await served.app.store.insert('book', { shelf_id: adaShelf?.id ?? null, title: 'ada-book' });
       const list = await call('bob', 'GET', '/api/shelf/');
       expect(list.body.results?.map((r) => r.name).sort()).toEqual(['bob-1', 'bob-2']);
       expect(list.body.count).toBe(2);
@@ -95,27 +77,27 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
       expect((await call('bob', 'GET', `/api/shelf/${id}/book/`)).status).toBe(404);
       expect((await call('bob', 'POST', `/api/shelf/${id}/book/`, { title: 'sneaked in' })).status).toBe(404);
       expect((await call(null, 'GET', '/api/shelf/')).status).toBe(401);
-      expect((await app.store.getById('shelf', adaShelf?.id ?? 0))?.name).toBe('ada-1');
-      expect(await app.store.count('book')).toBe(1);
+      expect((await served.app.store.getById('shelf', adaShelf?.id ?? 0))?.name).toBe('ada-1');
+      expect(await served.app.store.count('book')).toBe(1);
       expect((await call('ada', 'GET', `/api/shelf/${id}/book/`)).body.count).toBe(1);
     });
 
     it('an update cannot hand a row to another owner', async () => {
-      const [adaShelf] = await app.store.find('shelf', { where: { column: 'name', op: 'eq', value: 'ada-1' } });
-      const res = await call('ada', 'PATCH', `/api/shelf/${String(adaShelf?.id)}`, { owner_id: ids.bob });
+      const [adaShelf] = await served.app.store.find('shelf', { where: { column: 'name', op: 'eq', value: 'ada-1' } });
+      const res = await call('ada', 'PATCH', `/api/shelf/${String(adaShelf?.id)}`, { owner_id: served.ids.bob });
       expect(res.status).toBe(403);
-      expect((await app.store.getById('shelf', adaShelf?.id ?? 0))?.owner_id).toBe(ids.ada);
-      expect((await call('ada', 'PATCH', `/api/shelf/${String(adaShelf?.id)}`, { owner_id: ids.ada, name: 'ada-one' })).status).toBe(200);
+      expect((await served.app.store.getById('shelf', adaShelf?.id ?? 0))?.owner_id).toBe(served.ids.ada);
+      expect((await call('ada', 'PATCH', `/api/shelf/${String(adaShelf?.id)}`, { owner_id: served.ids.ada, name: 'ada-one' })).status).toBe(200);
     });
 
     it('the REST resource option is the model policy: registry and existsOr404 see it', async () => {
-      expect(app.registry.require('loan').rowPolicy?.ownedBy).toBe('borrower_id');
-      const loanRow = await app.store.insert('loan', { borrower_id: ids.ada, title: 'dune' });
+      expect(served.app.registry.require('loan').rowPolicy?.ownedBy).toBe('borrower_id');
+      const loanRow = await served.app.store.insert('loan', { borrower_id: served.ids.ada, title: 'dune' });
       expect((await call('bob', 'GET', `/api/loan/${String(loanRow.id)}`)).status).toBe(404);
       expect((await call('ada', 'GET', `/api/loan/${String(loanRow.id)}`)).status).toBe(200);
-      const bob: Identity = { isAuthenticated: true, id: ids.bob, username: 'bob', isStaff: false, isSuperuser: false, via: 'bearer' };
-      await expect(existsOr404(app.store, app.registry.require('loan'), String(loanRow.id), bob)).rejects.toMatchObject({ code: 'not_found' });
-      expect((await existsOr404(app.store, app.registry.require('loan'), String(loanRow.id))).title).toBe('dune');
+      const bob: Identity = { isAuthenticated: true, id: served.ids.bob, username: 'bob', isStaff: false, isSuperuser: false, via: 'bearer' };
+      await expect(existsOr404(served.app.store, served.app.registry.require('loan'), String(loanRow.id), bob)).rejects.toMatchObject({ code: 'not_found' });
+      expect((await existsOr404(served.app.store, served.app.registry.require('loan'), String(loanRow.id))).title).toBe('dune');
     });
   });
 }

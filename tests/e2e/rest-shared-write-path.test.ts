@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auth, bearerAuthentication, c, createApp, defineModel, IsAuthenticated, rest, sessions, type PorticoApp, type Row } from '../../src/index.js';
-import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
-import { signedInUsers } from '../support/signed-in-users.js';
+import { postgresAvailable } from '../support/postgres.js';
+import { servedWithUsers } from '../support/signed-in-users.js';
 
 /**
  * Issue 46 item 2, "one write path": single, bulk and nested REST writes go through the same
@@ -39,65 +39,47 @@ function build(database: string): PorticoApp {
 
 for (const backend of ['sqlite', 'postgresql'] as const) {
   describe.skipIf(backend === 'postgresql' && !pgUp)(`bulk and nested writes through the shared write path (${backend})`, () => {
-    let app: PorticoApp;
-    let url: string;
-    let drop: () => Promise<void> = async () => undefined;
-    const ids: Record<'ada' | 'bob', number> = { ada: 0, bob: 0 };
-    const tokens: Record<'ada' | 'bob', string> = { ada: '', bob: '' };
-
-    beforeAll(async () => {
-      const schema = backend === 'postgresql' ? freshPgSchema() : undefined;
-      if (schema) drop = schema.drop;
-      app = build(schema?.url ?? 'sqlite::memory:');
-      ({ url } = await app.listen(0));
-      const users = await signedInUsers(app, url, ['ada', 'bob'] as const);
-      Object.assign(ids, users.ids);
-      Object.assign(tokens, users.tokens);
-    }, 60_000);
-    afterAll(async () => {
-      await app.close();
-      await drop();
-    });
+    const served = servedWithUsers(backend, build, ['ada', 'bob'] as const);
 
     type Answer = Row & { code?: string; errors?: { field?: string; index?: number }[]; books?: Row[] };
     const call = async (who: 'ada' | 'bob', method: string, path: string, body: unknown) => {
-      const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[who]}` }, body: JSON.stringify(body) });
+      const res = await fetch(served.url + path, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${served.tokens[who]}` }, body: JSON.stringify(body) });
       return { status: res.status, body: (res.status === 204 ? null : await res.json()) as Answer & Answer[] };
     };
-    const stored = (table: string, name: string, value: string) => app.store.find(table, { where: { column: name, op: 'eq', value } });
+    const stored = (table: string, name: string, value: string) => served.app.store.find(table, { where: { column: name, op: 'eq', value } });
 
     it('a bulk create sets the server-set columns and the owner of every item; an item naming another owner is 403 at its index, nothing written', async () => {
-      const made = await call('ada', 'POST', '/api/shelf/', [{ name: 'bulk-1' }, { name: 'bulk-2', stamp: 'forged', owner_id: ids.ada }]);
+      const made = await call('ada', 'POST', '/api/shelf/', [{ name: 'bulk-1' }, { name: 'bulk-2', stamp: 'forged', owner_id: served.ids.ada }]);
       expect(made.status).toBe(201);
-      for (const name of ['bulk-1', 'bulk-2']) expect(await stored('shelf', 'name', name)).toMatchObject([{ owner_id: ids.ada, stamp: `by ${ids.ada}` }]);
-      const refused = await call('ada', 'POST', '/api/shelf/', [{ name: 'bulk-3' }, { name: 'bulk-4', owner_id: ids.bob }]);
+      for (const name of ['bulk-1', 'bulk-2']) expect(await stored('shelf', 'name', name)).toMatchObject([{ owner_id: served.ids.ada, stamp: `by ${served.ids.ada}` }]);
+      const refused = await call('ada', 'POST', '/api/shelf/', [{ name: 'bulk-3' }, { name: 'bulk-4', owner_id: served.ids.bob }]);
       expect(refused.status).toBe(403);
       expect(refused.body).toMatchObject({ code: 'forbidden', errors: [{ index: 1 }] });
-      expect(await app.store.count('shelf', { column: 'name', op: 'in', value: ['bulk-3', 'bulk-4'] })).toBe(0);
+      expect(await served.app.store.count('shelf', { column: 'name', op: 'in', value: ['bulk-3', 'bulk-4'] })).toBe(0);
     });
 
     it('a nested create sets the server-set columns and the owner at every level; a child naming another owner is 403, nothing written', async () => {
-      const made = await call('bob', 'POST', '/api/shelf/', { name: 'tree', stamp: 'forged', books: [{ title: 'one', added_by: 'forged' }, { title: 'two', owner_id: ids.bob }] });
+      const made = await call('bob', 'POST', '/api/shelf/', { name: 'tree', stamp: 'forged', books: [{ title: 'one', added_by: 'forged' }, { title: 'two', owner_id: served.ids.bob }] });
       expect(made.status).toBe(201);
-      expect(await stored('shelf', 'name', 'tree')).toMatchObject([{ owner_id: ids.bob, stamp: `by ${ids.bob}` }]);
-      for (const title of ['one', 'two']) expect(await stored('book', 'title', title)).toMatchObject([{ owner_id: ids.bob, added_by: `by ${ids.bob}`, shelf_id: made.body.id }]);
-      const before = await app.store.count('book');
-      const refused = await call('bob', 'POST', '/api/shelf/', { name: 'tree-2', books: [{ title: 'three' }, { title: 'four', owner_id: ids.ada }] });
+      expect(await stored('shelf', 'name', 'tree')).toMatchObject([{ owner_id: served.ids.bob, stamp: `by ${served.ids.bob}` }]);
+      for (const title of ['one', 'two']) expect(await stored('book', 'title', title)).toMatchObject([{ owner_id: served.ids.bob, added_by: `by ${served.ids.bob}`, shelf_id: made.body.id }]);
+      const before = await served.app.store.count('book');
+      const refused = await call('bob', 'POST', '/api/shelf/', { name: 'tree-2', books: [{ title: 'three' }, { title: 'four', owner_id: served.ids.ada }] });
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe('forbidden');
       expect(String(refused.body.detail)).toMatch(/^shelf\.books\[1\]: this book would not be yours/);
-      expect(await app.store.count('book')).toBe(before);
+      expect(await served.app.store.count('book')).toBe(before);
       expect(await stored('shelf', 'name', 'tree-2')).toEqual([]);
       // A nested update keeps every child with its owner too.
       const [one] = await stored('book', 'title', 'one');
-      const handed = await call('bob', 'PATCH', `/api/shelf/${String(made.body.id)}`, { books: [{ id: one?.id, owner_id: ids.ada }] });
+      const handed = await call('bob', 'PATCH', `/api/shelf/${String(made.body.id)}`, { books: [{ id: one?.id, owner_id: served.ids.ada }] });
       expect(handed.status).toBe(403);
-      expect((await app.store.getById('book', one?.id ?? 0))?.owner_id).toBe(ids.bob);
+      expect((await served.app.store.getById('book', one?.id ?? 0))?.owner_id).toBe(served.ids.bob);
     });
 
     it('signal handlers see the caller of every row a bulk or nested write makes (the write path passes it)', async () => {
       const seen: string[] = [];
-      const offs = ['shelf', 'book'].map((table) => app.events.on('post_save', table, (e, ctx) => void seen.push(`${table}:${String(e.row.name ?? e.row.title)}:${String(ctx?.caller?.username)}`)));
+      const offs = ['shelf', 'book'].map((table) => served.app.events.on('post_save', table, (e, ctx) => void seen.push(`${table}:${String(e.row.name ?? e.row.title)}:${String(ctx?.caller?.username)}`)));
       try {
         expect((await call('ada', 'POST', '/api/shelf/', [{ name: 'seen-1' }, { name: 'seen-2' }])).status).toBe(201);
         const tree = await call('bob', 'POST', '/api/shelf/', { name: 'seen-3', books: [{ title: 'seen-4' }] });
@@ -111,15 +93,15 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
 
     it('a bulk update cannot hand a row to another owner, and a bulk delete does not reach one (the index named, nothing written)', async () => {
       const [mine] = await stored('shelf', 'name', 'bulk-1');
-      const handed = await call('ada', 'PATCH', '/api/shelf/', [{ id: mine?.id, name: 'renamed' }, { id: mine?.id, owner_id: ids.bob }]);
+      const handed = await call('ada', 'PATCH', '/api/shelf/', [{ id: mine?.id, name: 'renamed' }, { id: mine?.id, owner_id: served.ids.bob }]);
       expect(handed.status).toBe(403);
       expect(handed.body).toMatchObject({ code: 'forbidden', errors: [{ index: 1 }] });
-      expect(await app.store.getById('shelf', mine?.id ?? 0)).toMatchObject({ name: 'bulk-1', owner_id: ids.ada });
+      expect(await served.app.store.getById('shelf', mine?.id ?? 0)).toMatchObject({ name: 'bulk-1', owner_id: served.ids.ada });
       const [theirs] = await stored('shelf', 'name', 'tree');
       const removed = await call('ada', 'DELETE', '/api/shelf/', { ids: [mine?.id, theirs?.id] });
       expect(removed.status).toBe(404);
       expect(removed.body).toMatchObject({ code: 'not_found', errors: [{ index: 1 }] });
-      expect(await app.store.count('shelf', { column: 'id', op: 'in', value: [mine?.id ?? 0, theirs?.id ?? 0] })).toBe(2);
+      expect(await served.app.store.count('shelf', { column: 'id', op: 'in', value: [mine?.id ?? 0, theirs?.id ?? 0] })).toBe(2);
     });
 
     it('a bulk create under a scope function: a row outside it is 403 at its index; a failing insert is located by index; nothing written', async () => {
@@ -129,9 +111,9 @@ for (const backend of ['sqlite', 'postgresql'] as const) {
       const twice = await call('ada', 'POST', '/api/memo/', [{ kind: 'public', code: 'c' }, { kind: 'public', code: 'd' }, { kind: 'public', code: 'c' }]);
       expect(twice.status).toBe(400);
       expect(twice.body).toMatchObject({ code: 'unique_violation', errors: [{ index: 2 }] });
-      expect(await app.store.count('memo')).toBe(0);
+      expect(await served.app.store.count('memo')).toBe(0);
       expect((await call('ada', 'POST', '/api/memo/', [{ kind: 'public', code: 'e' }, { kind: 'public', code: 'f' }])).status).toBe(201);
-      expect(await app.store.count('memo')).toBe(2);
+      expect(await served.app.store.count('memo')).toBe(2);
     });
   });
 }

@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { PorticoApp } from '../../src/index.js';
+import { freshPgSchema } from './postgres.js';
 
 /** Users written with a hashed password, verified, each with a bearer token from `POST /api/auth/login`. */
 export interface SignedInUsers<Name extends string> {
@@ -17,4 +19,31 @@ export async function signedInUsers<Name extends string>(app: PorticoApp, url: s
     tokens[who] = ((await res.json()) as { token: string }).token;
   }
   return { ids, tokens };
+}
+
+/** An app served for a describe block, with two signed-in users: filled in by its `beforeAll`. */
+export interface ServedWithUsers<Name extends string> extends SignedInUsers<Name> {
+  readonly app: PorticoApp;
+  readonly url: string;
+}
+
+/**
+ * Registers the block's `beforeAll`/`afterAll`: `build` on a fresh PostgreSQL schema or an
+ * in-memory SQLite database, listening, with `names` signed in; closed and dropped after.
+ */
+export function servedWithUsers<Name extends string>(backend: 'sqlite' | 'postgresql', build: (database: string) => PorticoApp, names: readonly Name[]): ServedWithUsers<Name> {
+  const served = { ids: {}, tokens: {} } as { app: PorticoApp; url: string; ids: Record<Name, number>; tokens: Record<Name, string> };
+  let drop: () => Promise<void> = async () => undefined;
+  beforeAll(async () => {
+    const schema = backend === 'postgresql' ? freshPgSchema() : undefined;
+    if (schema) drop = schema.drop;
+    served.app = build(schema?.url ?? 'sqlite::memory:');
+    ({ url: served.url } = await served.app.listen(0));
+    Object.assign(served, await signedInUsers(served.app, served.url, names));
+  }, 60_000);
+  afterAll(async () => {
+    await served.app.close();
+    await drop();
+  });
+  return served;
 }
