@@ -15,9 +15,16 @@ export type Write =
   | { readonly insert: string; readonly row: Row }
   | { readonly update: string; readonly id: Value; readonly changes: Row };
 
+/** What a write tells its signal handlers besides the row: who asked for it (`SignalContext.caller`). */
+export interface WriteOptions {
+  readonly caller?: Identity;
+}
+
 /**
- * Persistence of model rows by table name. Every adapter (in-memory, SQLite, PostgreSQL)
- * passes the same contract suite (tests/contract/record-store.contract.ts).
+ * Model rows by table name: what the use cases, signal handlers, tasks and a host's code read and
+ * write through. Implemented once, by the record service (`application/records/record-service.ts`)
+ * over a backend's `TableStore` (`table-store.ts`); it passes the same contract suite on every
+ * backend (tests/contract/record-store.contract.ts).
  *
  * Rows use the domain value types (see `Value`). Writes fill defaults (literal, now, uuid),
  * fire the model signals (`pre_save`, `post_save`, `pre_delete`, `post_delete`) and report
@@ -27,10 +34,6 @@ export type Write =
  * const post = await store.insert('post', { title: 'Hi', author_id: 1 });
  * await store.transaction(async (tx) => { await tx.update('post', post.id, { title: 'Hey' }); });
  */
-/** What a write tells its signal handlers besides the row: who asked for it (`SignalContext.caller`). */
-export interface WriteOptions {
-  readonly caller?: Identity;
-}
 
 export interface RecordStore {
   /** Runs `work` in one transaction: commits when it resolves, rolls back when it throws. Nested calls join the outer one. */

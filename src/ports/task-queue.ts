@@ -83,6 +83,8 @@ export interface TaskQueue {
   deleteFinished(before: Date): Promise<number>;
   /** Job counts by queue and state. */
   stats(): Promise<QueueStats>;
+  /** The time on the queue's database (`clock_timestamp()` on PostgreSQL, SQLite's `'now'`; the process's time in memory): the clock leases, delays and cron slots are read on. */
+  databaseTime(): Promise<Date>;
   /** The run time of the oldest due job waiting to run, or null. */
   oldestDue(now: Date): Promise<Date | null>;
   /** Queues a dead job again with fresh attempts; false when `id` is not dead. */

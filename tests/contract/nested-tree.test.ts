@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
-import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
+import { memoryRecords } from '../../src/adapters/persistence/open-database.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import { updateNestedTree, writeNestedTree, type NestedSpec } from '../../src/application/rest/nested-tree.js';
 import { c, defineModel, ModelRegistry } from '../../src/domain/model/index.js';
@@ -94,7 +94,7 @@ describe.skipIf(!pg)('nested tree writer: PostgreSQL', () => programmatic('postg
 describe('nested depth', () => {
   const registry = ModelRegistry.build([defineModel('node', { id: c.id(), parent_id: c.fk('node').nullable(), name: c.text() })]);
   const spec: NestedSpec = new Map([['node', [{ key: 'children', table: 'node' }]]]);
-  const store = new MemoryRecordStore({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
+  const store = memoryRecords({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
   const chain = (depth: number): Record<string, unknown> => (depth === 1 ? { name: 'leaf' } : { name: `n${depth}`, children: [chain(depth - 1)] });
 
   it('accepts 16 levels and refuses 17 with 400', async () => {

@@ -29,13 +29,18 @@ async function open(backend: Backend): Promise<Fixture> {
   const sql = t.db.sql;
   const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect) : new StoreTaskQueue(t.db.store);
   const definitions = new Map<string, TaskDefinition>();
-  const tasks = new Tasks({ queue, clock: t.clock, events: t.events, definitions, origin: 'test' });
+  const queues = new Set<string>();
+  const tasks = new Tasks({ queue, clock: t.clock, events: t.events, definitions, queues, origin: 'test' });
   return {
     t,
     queue,
     definitions,
     tasks,
-    define: (name, handler, options) => void definitions.set(name, defineTask(name, handler, options)),
+    define: (name, handler, options) => {
+      const def = defineTask(name, handler, options);
+      definitions.set(name, def);
+      queues.add(def.queue);
+    },
     worker: (options = {}) =>
       new TaskWorker({
         queue,
@@ -109,6 +114,26 @@ function taskQueueContract(backend: Backend): void {
     expect(wakes).toHaveLength(1);
     expect((await f.job(id)).payload).toEqual({ n: 2 });
     expect((await f.tasks.stats()).queues).toEqual({ default: { queued: 1 } });
+  }));
+
+  it('TQ-1b MUST refuse a job for a queue no worker serves, naming the queue, and write nothing', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    f.define('report', () => undefined, { queue: 'reports' });
+    await expect(f.tasks.enqueue('noop', {}, { queue: 'reprots' })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/no worker serves the queue "reprots" \(served: default, reports\)/) });
+    expect((await f.tasks.stats()).queues).toEqual({});
+    await f.tasks.enqueue('noop', {}, { queue: 'reports' });
+    expect((await f.tasks.stats()).queues).toEqual({ reports: { queued: 1 } });
+    // A worker serving only `default` names the queue holding jobs it will not run.
+    expect(await f.worker().warnUnserved()).toEqual(['reports']);
+  }));
+
+  it('TQ-1c MUST tell the database time in milliseconds: this host\'s time (the database runs here), moving forward', withFixture(async (f) => {
+    const before = Date.now();
+    const first = (await f.queue.databaseTime()).getTime();
+    await new Promise((r) => setTimeout(r, 20));
+    const second = (await f.queue.databaseTime()).getTime();
+    expect(Math.abs(first - before)).toBeLessThan(2000);
+    expect(second).toBeGreaterThan(first);
   }));
 
   it('TQ-2 MUST not claim a delayed job before its time, and MUST claim higher priorities first', withFixture(async (f) => {

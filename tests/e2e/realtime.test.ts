@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createApp, realtime, REALTIME_TOKEN, type PorticoApp, type Realtime } from '../../src/index.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
+import { RawWebSocket } from '../support/raw-websocket.js';
 import { RealtimeSocket, SseStream } from '../support/realtime-clients.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
@@ -211,13 +212,14 @@ describe('realtime bounds (an app built with createApp + realtime())', () => {
 
   it('disconnects a slow WebSocket consumer with the reason (close 1008 "slow consumer")', async () => {
     await new Promise((r) => setTimeout(r, 100));
-    const client = await RealtimeSocket.open(`${url.replace('http://', 'ws://')}/realtime/ws`);
-    expect(await client.subscribe('room/slow')).toEqual({ type: 'subscribed', channel: 'room/slow' });
-    const socket = (client.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-    socket.pause(); // stops reading: the kernel buffers fill, then the server's queue
+    const client = await RawWebSocket.open(`${url.replace('http://', 'ws://')}/realtime/ws`);
+    client.send({ type: 'subscribe', channel: 'room/slow' });
+    await client.received(1);
+    expect(JSON.parse(client.last)).toEqual({ type: 'subscribed', channel: 'room/slow' });
+    client.pause(); // stops reading: the kernel buffers fill, then the server's queue
     const big = 'x'.repeat(256 * 1024);
     for (let i = 0; i < 200; i++) await app.realtime.publish('room/slow', big);
-    socket.resume();
+    client.resume();
     expect(await client.closed).toEqual({ code: 1008, reason: 'slow consumer' });
   });
 });

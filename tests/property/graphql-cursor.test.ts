@@ -3,7 +3,7 @@ import { graphql as run } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { buildGraphqlSchema } from '../../src/adapters/graphql/build-schema.js';
-import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
+import { memoryRecords } from '../../src/adapters/persistence/open-database.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import { ANONYMOUS } from '../../src/domain/auth/identity.js';
 import { c, defineModel, ModelRegistry } from '../../src/domain/model/index.js';
@@ -23,7 +23,7 @@ describe('GraphQL cursor connections', () => {
         fc.boolean(),
         fc.integer({ min: 1, max: 4 }),
         async (rows, orderBy, desc, first) => {
-          const store = new MemoryRecordStore({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
+          const store = memoryRecords({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
           if (rows.length > 0) await store.insertMany('item', rows);
           const seen: string[] = [];
           let after: string | null = null;

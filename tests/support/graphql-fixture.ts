@@ -2,7 +2,7 @@ import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { expect } from 'vitest';
 import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { buildGraphqlSchema, type GraphqlContext } from '../../src/adapters/graphql/build-schema.js';
-import { MemoryRecordStore } from '../../src/adapters/persistence/memory/memory-record-store.js';
+import { memoryRecords } from '../../src/adapters/persistence/open-database.js';
 import { cryptoRandomSource } from '../../src/adapters/system/crypto-random-source.js';
 import type { Identity } from '../../src/domain/auth/identity.js';
 import { c, defineModel, ModelRegistry } from '../../src/domain/model/index.js';
@@ -31,7 +31,7 @@ export const STAFF: Identity = { isAuthenticated: true, id: 1, username: 'staff'
 
 /** The store with its rows (the same rows for every caller). */
 export async function seededStore(): Promise<RecordStore> {
-  const store = new MemoryRecordStore({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
+  const store = memoryRecords({ registry, events: new MemoryEventBus(), clock: new ManualClock(), random: cryptoRandomSource });
   await store.insertMany('author', [
     { name: 'Ada', note: 'private to staff', joined_at: new Date('2026-01-02T03:04:05.006Z') },
     { name: 'Grace', note: null, joined_at: null },

@@ -1,13 +1,13 @@
 import type { MigrationDef } from '../../domain/model/migration.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { MigrationSource } from '../../ports/migration-source.js';
-import type { StoreDeps } from './base-record-store.js';
+import { RecordService, type RecordServiceDeps } from '../../application/records/record-service.js';
 import type { DatabaseConfig } from './database-url.js';
-import { MemoryRecordStore } from './memory/memory-record-store.js';
+import { MemoryTableStore } from './memory/memory-table-store.js';
 import { openSqlDatabase, type MigrationPlanEntry, type OpenOptions, type SqlDatabase } from './sql/mikro-orm-database.js';
-import { SqlRecordStore } from './sql/sql-record-store.js';
+import { SqlTableStore } from './sql/sql-table-store.js';
 
-/** A store with its schema management, whatever the backend. */
+/** The records of a backend, with its schema management. */
 export interface Database extends MigrationSource {
   readonly store: RecordStore;
   /** The SQL backend, when there is one (MikroORM instance, knex, dialect). */
@@ -23,12 +23,12 @@ export interface Database extends MigrationSource {
  * Opens the configured backend. The in-memory store needs no migrations: its tables come
  * from the registry and every migration counts as applied.
  */
-export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migrations: readonly MigrationDef[], options: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(config: DatabaseConfig, deps: RecordServiceDeps, migrations: readonly MigrationDef[], options: OpenOptions = {}): Promise<Database> {
   if (config.kind === 'memory') {
     // The store's tables are the registry's: it never drifts.
     const tables = new Map(deps.registry.all().map((m) => [m.table, { columns: new Map(m.columns.map((c) => [c.name, { nullable: c.nullable }])) }]));
     return {
-      store: new MemoryRecordStore(deps),
+      store: memoryRecords(deps),
       migrate: async () => [],
       plan: async () => [],
       pending: async () => [],
@@ -39,7 +39,7 @@ export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migr
   }
   const sql = await openSqlDatabase(config, deps.registry, migrations, options);
   return {
-    store: new SqlRecordStore(deps, sql.knex, sql.dialect, sql.exceptions, false, config.dialect === 'postgresql' ? config : undefined),
+    store: new RecordService(deps, new SqlTableStore(sql.knex, sql.dialect, sql.exceptions, false, config.dialect === 'postgresql' ? config : undefined)),
     sql,
     migrate: (to) => sql.migrate(to),
     plan: (to) => sql.plan(to),
@@ -48,4 +48,9 @@ export async function openDatabase(config: DatabaseConfig, deps: StoreDeps, migr
     executed: () => sql.executed(),
     close: () => sql.close(),
   };
+}
+
+/** Records held in process memory (tests, throwaway apps): the record service over a `MemoryTableStore`. */
+export function memoryRecords(deps: RecordServiceDeps): RecordService {
+  return new RecordService(deps, new MemoryTableStore(deps.registry));
 }

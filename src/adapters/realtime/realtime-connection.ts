@@ -28,6 +28,8 @@ export interface ConnectionSink {
   encode(message: ChannelMessage): string;
   /** Writes `text`; `flushed` runs once the transport has handed it to the network. */
   write(text: string, flushed: () => void): void;
+  /** Bytes written and still held in this process (not yet handed to the kernel). */
+  queuedBytes(): number;
   /** Keeps the connection alive: returns the text to write (an SSE comment), or pings by itself and returns undefined. */
   heartbeat(): string | undefined;
   /** Ends the connection, telling the client `reason` where the transport can. */
@@ -36,21 +38,35 @@ export interface ConnectionSink {
 
 /** The bound of a connection's queue: what was written but has not left the process yet. */
 export interface QueueBound {
+  /** Messages whose write has not completed. */
   readonly maxQueue: number;
+  /** Bytes held in the process for the connection. */
   readonly maxQueueBytes: number;
+  /** Milliseconds a queue may stay over `maxQueue` or `maxQueueBytes` without draining before the connection is cut. */
+  readonly slowConsumerGraceMs: number;
+  /** Bytes beyond which the connection is cut at once: the most one connection holds. */
+  readonly maxQueueBytesHard: number;
 }
 
 /**
- * One client connection: the channels it listens to and a bounded queue. Every write counts
- * against the bound until the transport has flushed it; a client too slow to keep it under
- * the bound is disconnected with the reason `slow consumer`, so a stalled reader never grows
- * the server's memory.
+ * One client connection: the channels it listens to and a bounded queue, measured in bytes the
+ * process holds for it (the transport's own count) and in writes not yet completed. A burst may
+ * take the queue over its bound: the connection is cut as a `slow consumer` only when it stays
+ * over for a whole grace period in which nothing drained, or at once past the hard byte bound.
+ * A fast reader rides out any burst; a stalled one never grows the server's memory past the
+ * hard bound.
  */
 export class RealtimeConnection {
   readonly channels = new Set<string>();
   private pending = 0;
-  private pendingBytes = 0;
   private ended = false;
+  /** Completed writes since the last grace check: a queue that drains is not stalled. */
+  private drained = 0;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly flushed = (): void => {
+    this.pending--;
+    this.drained++;
+  };
 
   constructor(
     /** Who opened it (`user:<id>` or `ip:<address>`), for the per-caller cap. */
@@ -64,9 +80,9 @@ export class RealtimeConnection {
     return this.ended;
   }
 
-  /** Messages and bytes written and not yet flushed. */
+  /** Writes not yet completed, and bytes the process holds for the connection. */
   queued(): { messages: number; bytes: number } {
-    return { messages: this.pending, bytes: this.pendingBytes };
+    return { messages: this.pending, bytes: this.sink.queuedBytes() };
   }
 
   /** Sends a channel message; false when the connection is closed (or has just been closed as a slow consumer). */
@@ -77,17 +93,17 @@ export class RealtimeConnection {
   /** Writes transport text (counted against the bound like a message). */
   push(text: string): boolean {
     if (this.ended) return false;
-    const bytes = Buffer.byteLength(text);
-    if (this.pending + 1 > this.bound.maxQueue || this.pendingBytes + bytes > this.bound.maxQueueBytes) {
+    this.pending++;
+    this.sink.write(text, this.flushed);
+    if (this.pending <= this.bound.maxQueue && this.graceTimer === undefined) {
+      // Under the count bound: the byte count is read only when it may matter.
+      if (this.sink.queuedBytes() <= this.bound.maxQueueBytes) return true;
+    }
+    if (this.sink.queuedBytes() > this.bound.maxQueueBytesHard) {
       this.close('slow consumer');
       return false;
     }
-    this.pending++;
-    this.pendingBytes += bytes;
-    this.sink.write(text, () => {
-      this.pending--;
-      this.pendingBytes -= bytes;
-    });
+    if (this.graceTimer === undefined && this.over()) this.startGrace();
     return true;
   }
 
@@ -101,15 +117,37 @@ export class RealtimeConnection {
   /** The server ends the connection with `reason`. */
   close(reason: DisconnectReason): void {
     if (this.ended) return;
-    this.ended = true;
-    this.onEnd(this);
+    this.end();
     this.sink.close(reason);
   }
 
   /** The transport ended (the client left): forget the connection without writing to it. */
   released(): void {
-    if (this.ended) return;
+    if (!this.ended) this.end();
+  }
+
+  private end(): void {
     this.ended = true;
+    if (this.graceTimer !== undefined) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
     this.onEnd(this);
+  }
+
+  private over(): boolean {
+    return this.pending > this.bound.maxQueue || this.sink.queuedBytes() > this.bound.maxQueueBytes;
+  }
+
+  private startGrace(): void {
+    this.drained = 0;
+    this.graceTimer = setTimeout(() => this.checkGrace(), this.bound.slowConsumerGraceMs);
+    this.graceTimer.unref?.();
+  }
+
+  /** At the end of a grace period: back under the bound, or still draining, it stays; stalled over the bound, it is cut. */
+  private checkGrace(): void {
+    this.graceTimer = undefined;
+    if (this.ended || !this.over()) return;
+    if (this.drained === 0) this.close('slow consumer');
+    else this.startGrace();
   }
 }

@@ -11,10 +11,14 @@ export interface RealtimeLimits {
   readonly bufferSize: number;
   /** Channels whose events are kept (the least recently published is forgotten first). */
   readonly maxBufferedChannels: number;
-  /** Messages a connection may have unflushed before it is disconnected as a slow consumer. */
+  /** Writes a connection may have uncompleted; over it (or over `maxQueueBytes`) without draining for `slowConsumerGraceMs`, it is disconnected as a slow consumer. */
   readonly maxQueue: number;
-  /** Bytes a connection may have unflushed before it is disconnected as a slow consumer. */
+  /** Bytes the process may hold for a connection before its grace period starts. */
   readonly maxQueueBytes: number;
+  /** Milliseconds a connection may stay over its bound without draining (a burst is not a slow consumer). */
+  readonly slowConsumerGraceMs: number;
+  /** Bytes beyond which a connection is disconnected at once: the memory bound of one connection. */
+  readonly maxQueueBytesHard: number;
   /** Open connections per caller (identity id, or IP address for anonymous callers). */
   readonly maxConnectionsPerCaller: number;
   /** Channels one WebSocket connection may listen to at once. */
@@ -27,6 +31,8 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   maxBufferedChannels: 10_000,
   maxQueue: 256,
   maxQueueBytes: 1024 * 1024,
+  slowConsumerGraceMs: 2_000,
+  maxQueueBytesHard: 16 * 1024 * 1024,
   maxConnectionsPerCaller: 10,
   maxChannelsPerConnection: 100,
 };

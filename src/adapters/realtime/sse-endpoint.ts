@@ -104,7 +104,9 @@ const sseEncoded = encodedOnce(sseText);
 function sseSink(stream: PassThrough): ConnectionSink {
   return {
     encode: sseEncoded,
-    write: (text, flushed) => void stream.write(text, () => flushed()),
+    write: (text, flushed) => void stream.write(text, flushed),
+    // Both sides of the pass-through: what was written and what the response has not taken yet.
+    queuedBytes: () => stream.writableLength + stream.readableLength,
     heartbeat: () => ': heartbeat\n\n',
     close: (reason: DisconnectReason) => {
       if (stream.destroyed) return;

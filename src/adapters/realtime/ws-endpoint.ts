@@ -175,6 +175,7 @@ function wsSink(ws: WebSocket): ConnectionSink {
   return {
     encode: wsEncoded,
     write: (text, flushed) => ws.send(text, () => flushed()),
+    queuedBytes: () => ws.bufferedAmount,
     heartbeat: () => {
       if (!alive) ws.terminate();
       else {

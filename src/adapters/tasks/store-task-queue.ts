@@ -17,6 +17,11 @@ const heldAll = (ids: readonly number[], owner: string): Condition => ({ all: [{
 export class StoreTaskQueue implements TaskQueue {
   constructor(private readonly store: RecordStore) {}
 
+  /** One process: the database is this process's memory, and its time this process's. */
+  async databaseTime(): Promise<Date> {
+    return new Date();
+  }
+
   async enqueue(job: NewJob, tx?: RecordStore): Promise<Enqueued> {
     const write = async (s: RecordStore): Promise<Enqueued> => {
       if (job.uniqueKey !== undefined) {

@@ -65,6 +65,20 @@ export class TaskWorker {
     this.renewTimer.unref();
   }
 
+  /**
+   * Warns, once, about queues that hold unfinished jobs this worker does not serve (they were
+   * enqueued by another version of the app, or for a queue since removed): nothing runs them here.
+   */
+  async warnUnserved(): Promise<string[]> {
+    const stats = await this.deps.queue.stats();
+    const unserved = Object.entries(stats.queues)
+      .filter(([queue, states]) => !this.deps.concurrency.has(queue) && ((states.queued ?? 0) > 0 || (states.failed ?? 0) > 0 || (states.running ?? 0) > 0))
+      .map(([queue]) => queue)
+      .sort();
+    if (unserved.length > 0) this.deps.logger.warn({ queues: unserved, served: [...this.deps.concurrency.keys()].sort() }, 'tasks: these queues hold jobs no worker of this process serves');
+    return unserved;
+  }
+
   /** Looks for due jobs now (an enqueue committed here or in another process). */
   wake(): void {
     this.wakes++;

@@ -1,3 +1,4 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { RecordStore } from '../../ports/record-store.js';
@@ -51,6 +52,8 @@ export class Tasks implements TaskClient {
       readonly clock: Clock;
       readonly events: EventBus;
       readonly definitions: ReadonlyMap<string, TaskDefinition>;
+      /** The queues workers serve (the defined tasks' and those given a concurrency): a job for another would never run. */
+      readonly queues: ReadonlySet<string>;
       /** Identifies this process in wake-up messages. */
       readonly origin: string;
     },
@@ -62,6 +65,10 @@ export class Tasks implements TaskClient {
     const now = this.deps.clock.now();
     const runAt = options.runAt ?? new Date(now.getTime() + Math.max(0, options.delay ?? 0));
     const queue = options.queue ?? def.queue;
+    if (!this.deps.queues.has(queue)) {
+      const served = [...this.deps.queues].sort().join(', ');
+      throw new DomainError('invalid_input', `tasks: no worker serves the queue "${queue}" (served: ${served}); declare it with define(name, handler, { queue }) or tasks({ concurrency: { ${JSON.stringify(queue)}: n } })`, [{ field: 'queue', message: 'no worker serves it' }]);
+    }
     const job = {
       name,
       queue,

@@ -20,10 +20,18 @@ export interface RealtimeOptions {
   readonly bufferSize?: number;
   /** Channels whose recent events are kept; the least recently published is forgotten first (default 10000). */
   readonly maxBufferedChannels?: number;
-  /** Messages a connection may have waiting to be sent; beyond, it is disconnected as a `slow consumer` (default 256). */
+  /** Messages a connection may have waiting to be sent (default 256); see `slowConsumerGraceMs`. */
   readonly maxQueue?: number;
-  /** Bytes a connection may have waiting to be sent; beyond, it is disconnected as a `slow consumer` (default 1 MiB). */
+  /** Bytes the process may hold for a connection (default 1 MiB); see `slowConsumerGraceMs`. */
   readonly maxQueueBytes?: number;
+  /**
+   * Milliseconds a connection may stay over `maxQueue` or `maxQueueBytes` with nothing drained
+   * before it is disconnected as a `slow consumer` (default 2000): a burst to a reading client
+   * is delivered whole.
+   */
+  readonly slowConsumerGraceMs?: number;
+  /** Bytes beyond which a connection is disconnected as a `slow consumer` at once (default 16 MiB): the most one connection holds. */
+  readonly maxQueueBytesHard?: number;
   /** Open connections per caller: per identity id, or per IP address for anonymous callers (default 10). */
   readonly maxConnectionsPerCaller?: number;
   /** Channels one WebSocket connection may listen to at once (default 100). */

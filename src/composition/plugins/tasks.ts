@@ -10,6 +10,9 @@ import { PgTaskWakeup } from '../../adapters/events/pg-task-wakeup.js';
 import { SqlTaskQueue } from '../../adapters/persistence/sql/sql-task-queue.js';
 import { StoreTaskQueue } from '../../adapters/tasks/store-task-queue.js';
 import type { TaskQueue } from '../../ports/task-queue.js';
+import type { Clock } from '../../ports/clock.js';
+import { systemClock } from '../../adapters/system/system-clock.js';
+import { DatabaseClock } from '../../application/tasks/database-clock.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 
@@ -66,11 +69,12 @@ export class TasksPlugin implements Plugin {
     // memory: keeps its jobs in the in-memory store (one process, gone at exit).
     const queue: TaskQueue = sql ? new SqlTaskQueue(sql.knex, sql.dialect) : new StoreTaskQueue(ctx.store);
     const origin = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-    const client = new Tasks({ queue, clock: ctx.clock, events: ctx.events, definitions: this.definitions, origin });
+    const clock = await this.clock(ctx, queue, sql !== undefined);
+    const client = new Tasks({ queue, clock, events: ctx.events, definitions: this.definitions, queues: this.queues(), origin });
     ctx.bind(TOKENS.Tasks, client);
-    this.readiness(ctx, queue);
+    this.readiness(ctx, queue, clock);
     if (!this.workerOn(ctx)) return;
-    const worker = this.worker(ctx, queue, origin);
+    const worker = this.worker(ctx, queue, origin, clock);
     const config = ctx.get(TOKENS.DatabaseConfig);
     const wakeup = sql && config.kind === 'sql' && config.dialect === 'postgresql' ? new PgTaskWakeup(config.url, sql.knex, () => worker.wake(), config.schema) : undefined;
     const unsubscribe = ctx.events.subscribe(TASKS_TOPIC, (payload) => {
@@ -81,11 +85,12 @@ export class TasksPlugin implements Plugin {
     const periodic = new PeriodicTasks(
       [...this.definitions.values()].flatMap((d) => (d.cron === undefined ? [] : [{ name: d.name, ...cronSlots(d.cron) }])),
       client,
-      ctx.clock,
+      clock,
       ctx.logger,
     );
     await wakeup?.start();
     worker.start();
+    void worker.warnUnserved().catch((err: unknown) => ctx.logger.warn({ err }, 'tasks: could not read the queues'));
     periodic.start();
     ctx.onClose(async (graceMs) => {
       periodic.stop();
@@ -95,21 +100,39 @@ export class TasksPlugin implements Plugin {
     });
   }
 
+  /** The queues workers serve: those of the defined tasks and those given a concurrency. */
+  private queues(): Set<string> {
+    const queues = new Set([...this.definitions.values()].map((d) => d.queue));
+    const given = this.options.concurrency;
+    if (typeof given === 'object') for (const name of Object.keys(given)) queues.add(name);
+    return queues;
+  }
+
   private workerOn(ctx: PluginContext): boolean {
     const env = process.env.PORTICO_TASK_WORKER;
     if (env === '1' || env === '0') return env === '1';
     return this.options.worker ?? !ctx.production;
   }
 
-  private worker(ctx: PluginContext, queue: TaskQueue, origin: string): TaskWorker {
+  /**
+   * The clock of leases, delays and cron slots: the database's on SQL (so every worker reads one
+   * clock), unless the app was given a clock of its own (tests move theirs).
+   */
+  private async clock(ctx: PluginContext, queue: TaskQueue, onSql: boolean): Promise<Clock> {
+    if (!onSql || ctx.clock !== systemClock) return ctx.clock;
+    const clock = new DatabaseClock(() => queue.databaseTime(), ctx.clock, ctx.logger);
+    await clock.start();
+    ctx.onClose(async () => clock.stop());
+    return clock;
+  }
+
+  private worker(ctx: PluginContext, queue: TaskQueue, origin: string, clock: Clock): TaskWorker {
     const given = this.options.concurrency;
-    const queues = new Set([...this.definitions.values()].map((d) => d.queue));
-    if (typeof given === 'object') for (const name of Object.keys(given)) queues.add(name);
-    const concurrency = new Map([...queues].map((name) => [name, typeof given === 'number' ? given : (given?.[name] ?? 4)] as const));
+    const concurrency = new Map([...this.queues()].map((name) => [name, typeof given === 'number' ? given : (given?.[name] ?? 4)] as const));
     const { leaseMs, pollMs, retentionMs } = this.options;
     return new TaskWorker({
       queue,
-      clock: ctx.clock,
+      clock,
       logger: ctx.logger,
       definitions: this.definitions,
       concurrency,
@@ -129,11 +152,11 @@ export class TasksPlugin implements Plugin {
     });
   }
 
-  private readiness(ctx: PluginContext, queue: TaskQueue): void {
+  private readiness(ctx: PluginContext, queue: TaskQueue, clock: Clock): void {
     const limit = this.options.maxQueueDelayMs;
     if (limit === undefined) return;
     ctx.addHealthCheck('tasks', async () => {
-      const now = ctx.clock.now();
+      const now = clock.now();
       const oldest = await queue.oldestDue(now);
       const waited = oldest ? now.getTime() - oldest.getTime() : 0;
       return waited > limit ? { status: 'fail', reason: `the oldest due job has waited ${Math.round(waited / 1000)} s` } : { status: 'ok' };

@@ -21,7 +21,7 @@ describe('layer rule', () => {
   it.each([
     ['src/domain/x.ts', "import Koa from 'koa';\nexport const k = Koa;\n"],
     ['src/domain/x.ts', "import { MikroORM } from '@mikro-orm/core';\nexport const k = MikroORM;\n"],
-    ['src/domain/x.ts', "import type { RecordStore } from '../ports/record-store.js';\nexport type K = RecordStore;\n"],
+    ['src/domain/x.ts', "import type { TableStore } from '../ports/table-store.js';\nexport type K = TableStore;\n"],
     ['src/application/x.ts', "import { buildKoaApp } from '../adapters/http-koa/koa-app.js';\nexport const k = buildKoaApp;\n"],
     ['src/application/x.ts', "import { Container } from 'inversify';\nexport const k = Container;\n"],
     ['src/application/graphql/x.ts', "import { parse } from 'graphql';\nexport const k = parse;\n"],
@@ -75,7 +75,7 @@ describe('layer rule', () => {
   });
 
   it('allows the permitted directions', async () => {
-    expect(await lint('src/application/x.ts', "import type { RecordStore } from '../ports/record-store.js';\nexport type K = RecordStore;\n")).toBe(0);
+    expect(await lint('src/application/x.ts', "import type { TableStore } from '../ports/table-store.js';\nexport type K = TableStore;\n")).toBe(0);
     // A module of Portico's own under a folder named like a framework is no framework.
     expect(await lint('src/application/graphql/x.ts', "import { encodeCursor } from '../../domain/graphql/cursor.js';\nexport const k = encodeCursor;\n")).toBe(0);
     expect(await lint('src/composition/x.ts', "import { Container } from 'inversify';\nexport const k = Container;\n")).toBe(0);

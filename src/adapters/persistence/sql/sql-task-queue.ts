@@ -4,7 +4,8 @@ import { UNFINISHED_STATES, type JobState } from '../../../domain/tasks/task-pol
 import type { RecordStore } from '../../../ports/record-store.js';
 import type { Claimed, Enqueued, Job, NewJob, QueueStats, TaskQueue } from '../../../ports/task-queue.js';
 import { SqlExecutor } from './sql-executor.js';
-import { SqlRecordStore } from './sql-record-store.js';
+import { RecordService } from '../../../application/records/record-service.js';
+import { SqlTableStore } from './sql-table-store.js';
 
 type Raw = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ export class SqlTaskQueue implements TaskQueue {
   }
 
   async enqueue(job: NewJob, tx?: RecordStore): Promise<Enqueued> {
-    const sql = tx ? (tx instanceof SqlRecordStore ? tx.executor : undefined) : this.sql;
+    const sql = tx ? (tx instanceof RecordService && tx.tables instanceof SqlTableStore ? tx.tables.executor : undefined) : this.sql;
     if (!sql) throw new Error('tasks: enqueue({ tx }) needs a transaction of the SQL store (store.transaction(tx => …))');
     const values = [job.name, job.queue, JSON.stringify(job.payload ?? null), job.priority, job.maxAttempts, this.encode(job.runAt), job.uniqueKey ?? null, this.encode(job.createdAt)];
     const inserted = job.uniqueEver ? await sql.query(this.statements.enqueueOnce, [...values, job.uniqueKey ?? null]) : await sql.query(this.statements.enqueue, values);
@@ -104,6 +105,15 @@ export class SqlTaskQueue implements TaskQueue {
 
   async deleteFinished(before: Date): Promise<number> {
     return (await this.sql.query(`delete from "task_row" where "state" = 'succeeded' and "finished_at" < ${this.ts} returning "id"`, [this.encode(before)])).length;
+  }
+
+  async databaseTime(): Promise<Date> {
+    const sql =
+      this.dialect === 'postgresql'
+        ? 'select (extract(epoch from clock_timestamp()) * 1000)::float8 as "ms"'
+        : `select (julianday('now') - 2440587.5) * 86400000.0 as "ms"`;
+    const [row] = await this.sql.query(sql, []);
+    return new Date(Math.round(Number(row?.['ms'])));
   }
 
   async stats(): Promise<QueueStats> {

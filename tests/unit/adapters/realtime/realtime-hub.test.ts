@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REALTIME_LIMITS, GAP_REASON, RealtimeHub, type RealtimeLimits } from '../../../../src/adapters/realtime/realtime-hub.js';
 import type { ChannelMessage, ConnectionSink, DisconnectReason } from '../../../../src/adapters/realtime/realtime-connection.js';
 
@@ -7,14 +7,27 @@ class FakeSink implements ConnectionSink {
   readonly written: string[] = [];
   readonly unflushed: (() => void)[] = [];
   closedWith: DisconnectReason | undefined;
+  private held = 0;
   constructor(private readonly flushAtOnce = true) {}
+  queuedBytes(): number {
+    return this.held;
+  }
+  /** The client reads `n` of the held writes (all by default). */
+  drain(n = this.unflushed.length): void {
+    for (const flush of this.unflushed.splice(0, n)) flush();
+  }
   encode(m: ChannelMessage): string {
     return m.kind === 'event' ? `event ${m.channel} ${m.id} ${JSON.stringify(m.data)}` : `gap ${m.channel} ${m.lastEventId}`;
   }
   write(text: string, flushed: () => void): void {
     this.written.push(text);
-    if (this.flushAtOnce) flushed();
-    else this.unflushed.push(flushed);
+    if (this.flushAtOnce) return flushed();
+    const bytes = Buffer.byteLength(text);
+    this.held += bytes;
+    this.unflushed.push(() => {
+      this.held -= bytes;
+      flushed();
+    });
   }
   heartbeat(): string {
     return 'beat';
@@ -58,33 +71,60 @@ describe('RealtimeHub', () => {
     expect(GAP_REASON).toMatch(/no longer buffered/);
   });
 
-  it('disconnects a slow consumer (queue over maxQueue messages) with the reason, and forgets it', () => {
-    make({ maxQueue: 3 });
-    const slow = new FakeSink(false);
-    const fast = new FakeSink();
-    const connection = hub.connect('ip:1', slow)!;
-    hub.subscribe(connection, 'news');
-    hub.subscribe(hub.connect('ip:2', fast)!, 'news');
-    for (let i = 1; i <= 5; i++) hub.deliver({ channel: 'news', id: `n${i}`, data: i });
-    expect(slow.written).toHaveLength(3);
-    expect(slow.closedWith).toBe('slow consumer');
-    expect(connection.closed).toBe(true);
-    expect(hub.connections('ip:1')).toBe(0);
-    expect(fast.written).toHaveLength(5);
-    expect(fast.closedWith).toBeUndefined();
+  it('a burst over maxQueue is not a slow consumer: the connection is cut only when it stays over, drained nothing, for the grace period', () => {
+    vi.useFakeTimers();
+    try {
+      make({ maxQueue: 3, slowConsumerGraceMs: 1000 });
+      const slow = new FakeSink(false);
+      const fast = new FakeSink(false);
+      const connection = hub.connect('ip:1', slow)!;
+      hub.subscribe(connection, 'news');
+      hub.subscribe(hub.connect('ip:2', fast)!, 'news');
+      for (let i = 1; i <= 5; i++) hub.deliver({ channel: 'news', id: `n${i}`, data: i });
+      // Both are over the bound after the burst; neither is cut yet, and nothing is dropped.
+      expect(slow.written).toHaveLength(5);
+      expect(fast.written).toHaveLength(5);
+      expect(slow.closedWith).toBeUndefined();
+      fast.drain(1); // still over, but draining: not stalled
+      vi.advanceTimersByTime(1000);
+      expect(fast.closedWith).toBeUndefined();
+      expect(slow.closedWith).toBe('slow consumer');
+      expect(connection.closed).toBe(true);
+      expect(hub.connections('ip:1')).toBe(0);
+      fast.drain();
+      vi.advanceTimersByTime(5000);
+      expect(fast.closedWith).toBeUndefined();
+      hub.deliver({ channel: 'news', id: 'n6', data: 6 });
+      expect(fast.written).toHaveLength(6);
+      expect(slow.written).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it('disconnects a slow consumer over maxQueueBytes; flushed writes free the queue', () => {
-    make({ maxQueueBytes: 100 });
-    const sink = new FakeSink(false);
-    const connection = hub.connect('ip:1', sink)!;
-    hub.subscribe(connection, 'news');
-    hub.deliver({ channel: 'news', id: 'a', data: 'x'.repeat(40) });
-    for (const flush of sink.unflushed.splice(0)) flush();
-    expect(connection.queued()).toEqual({ messages: 0, bytes: 0 });
-    hub.deliver({ channel: 'news', id: 'b', data: 'x'.repeat(40) });
-    hub.deliver({ channel: 'news', id: 'c', data: 'x'.repeat(40) });
-    expect(sink.closedWith).toBe('slow consumer');
+  it('over maxQueueBytes the grace period starts; flushed writes free the queue; past maxQueueBytesHard the cut is at once', () => {
+    vi.useFakeTimers();
+    try {
+      make({ maxQueueBytes: 100, maxQueueBytesHard: 250, slowConsumerGraceMs: 1000 });
+      const sink = new FakeSink(false);
+      const connection = hub.connect('ip:1', sink)!;
+      hub.subscribe(connection, 'news');
+      hub.deliver({ channel: 'news', id: 'a', data: 'x'.repeat(40) });
+      sink.drain();
+      expect(connection.queued()).toEqual({ messages: 0, bytes: 0 });
+      hub.deliver({ channel: 'news', id: 'b', data: 'x'.repeat(40) });
+      hub.deliver({ channel: 'news', id: 'c', data: 'x'.repeat(40) });
+      expect(connection.queued().bytes).toBeGreaterThan(100);
+      expect(sink.closedWith).toBeUndefined();
+      sink.drain(); // back under before the grace ends: it stays
+      vi.advanceTimersByTime(1000);
+      expect(sink.closedWith).toBeUndefined();
+      for (const id of ['d', 'e', 'f', 'g', 'h']) hub.deliver({ channel: 'news', id, data: 'x'.repeat(40) });
+      expect(sink.closedWith).toBe('slow consumer');
+      expect(sink.written).toHaveLength(3 + 5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('caps the open connections per caller and frees a slot when one closes', () => {

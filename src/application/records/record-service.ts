@@ -6,15 +6,11 @@ import { pinnedValue, type Condition, type FindQuery } from '../../domain/query/
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus, SignalContext, SignalName } from '../../ports/event-bus.js';
 import type { RandomSource } from '../../ports/random-source.js';
+import type { TableStore, TableWrite } from '../../ports/table-store.js';
 import type { ReadOptions, RecordStore, Write, WriteOptions } from '../../ports/record-store.js';
 
-/** A write of `writeTogether`, checked: the row with its defaults, or the live-row condition and changes. */
-export type PreparedWrite =
-  | { readonly kind: 'insert'; readonly model: ModelDef; readonly row: Row }
-  | { readonly kind: 'update'; readonly model: ModelDef; readonly where: Condition; readonly changes: Row };
-
-/** What every store adapter is built from. */
-export interface StoreDeps {
+/** What the record service is built from, besides its backend. */
+export interface RecordServiceDeps {
   readonly registry: ModelRegistry;
   readonly events: EventBus;
   readonly clock: Clock;
@@ -31,33 +27,33 @@ const contextOf = (tx: RecordStore, options: WriteOptions | undefined): SignalCo
 /** A one-statement write outside a transaction: committed as it is made, so its deliveries need not be held. */
 const ATOMIC = { atomic: true } as const;
 
-/**
- * The behaviour every adapter shares, written once: value checks, defaults, soft delete,
- * live-row filtering and the model signals. Adapters implement only the raw operations
- * (`raw*`) against their storage, plus `transaction` and `ping`.
- */
 /** Per registry and table, the junction columns pointing at that table (computed once). */
 const JUNCTION_LINKS = new WeakMap<ModelRegistry, Map<string, { readonly table: string; readonly column: string }[]>>();
+/** The condition matching the row of one canonical key. */
+const byKey = (model: ModelDef, key: Value): Condition => ({ column: model.primaryKey, op: 'eq', value: key });
 
-export abstract class BaseRecordStore implements RecordStore {
-  constructor(protected readonly deps: StoreDeps) {}
+/**
+ * The record rules, written once over any backend's `TableStore`: value checks, defaults, soft
+ * delete, live-row filtering, many-to-many links, the model signals and units of work. A write
+ * that is one statement on an atomic backend, with no in-transaction signal handler, is sent
+ * without BEGIN/COMMIT; the rest run in a transaction.
+ */
+export class RecordService implements RecordStore {
+  constructor(
+    private readonly deps: RecordServiceDeps,
+    /** The backend, bound to this service's transaction inside one. */
+    readonly tables: TableStore,
+  ) {}
 
-  abstract transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T>;
-  abstract ping(): Promise<void>;
-  /** Inserts prepared rows (defaults filled, values canonical) and returns them as stored. */
-  protected abstract rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]>;
-  /** Writes `changes` to row `id` and returns the stored row (null when absent). */
-  protected abstract rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null>;
-  /** Writes `changes` to every row matching a validated condition and returns them as stored. */
-  protected abstract rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]>;
-  /** Removes row `id`; false when absent. */
-  protected abstract rawDelete(model: ModelDef, id: Value): Promise<boolean>;
-  /** Runs a validated query (live filter already folded into `where`). */
-  protected abstract rawFind(model: ModelDef, query: FindQuery): Promise<Row[]>;
-  /** Rows of `target` whose key is the `column` value of a row of `model` matching `where` (both validated, live filters folded in). */
-  protected abstract rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]>;
-  /** Counts rows matching a validated condition. */
-  protected abstract rawCount(model: ModelDef, where: Condition | undefined): Promise<number>;
+  async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
+    if (this.tables.inTransaction) return work(this);
+    // The unit spans the COMMIT: committed events are delivered only once it has succeeded.
+    return this.deps.events.unitOfWork(() => this.tables.transaction((tx) => work(new RecordService(this.deps, tx))));
+  }
+
+  ping(): Promise<void> {
+    return this.tables.ping();
+  }
 
   async insert(table: string, row: Row, options?: WriteOptions): Promise<Row> {
     const [stored] = await this.insertMany(table, [row], options);
@@ -68,10 +64,10 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const prepared = rows.map((row, index) => this.withDefaults(model, this.checked(model, row, rows.length > 1 ? index : undefined)));
     if (prepared.length === 0) return [];
-    if (!this.inTransaction && this.oneStatementInsert(model, prepared) && !this.deps.events.listens('pre_save', table) && !this.deps.events.listens('post_save', table)) {
+    if (!this.tables.inTransaction && this.tables.oneStatementInsert(model, prepared) && !this.deps.events.listens('pre_save', table) && !this.deps.events.listens('post_save', table)) {
       // One INSERT is atomic on its own: no BEGIN/COMMIT round trips; committed events still wait for it.
       return this.deps.events.unitOfWork(async () => {
-        const stored = await this.rawInsert(model, prepared);
+        const stored = await this.tables.insertMany(model, prepared);
         for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true }, contextOf(this, options));
         return stored;
       }, ATOMIC);
@@ -79,7 +75,7 @@ export abstract class BaseRecordStore implements RecordStore {
     return this.atomically(async (store) => {
       const ctx = contextOf(store, options);
       for (const row of prepared) await this.deps.events.emit({ signal: 'pre_save', table, row, created: true }, ctx);
-      const stored = await store.rawInsert(model, prepared);
+      const stored = await store.tables.insertMany(model, prepared);
       for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: true }, ctx);
       return stored;
     });
@@ -92,19 +88,19 @@ export abstract class BaseRecordStore implements RecordStore {
     // Every write is checked before any is made.
     const prepared = writes.map((write) => this.prepared(write));
     if (prepared.length === 0) return [];
-    const plain = (w: PreparedWrite | undefined): w is PreparedWrite => w !== undefined && this.oneStatement('pre_save', 'post_save', w.model.table) && (w.kind === 'update' || this.oneStatementInsert(w.model, [w.row]));
+    const plain = (w: TableWrite | undefined): w is TableWrite => w !== undefined && this.oneStatement('pre_save', 'post_save', w.model.table) && (w.kind === 'update' || this.tables.oneStatementInsert(w.model, [w.row]));
     if (prepared.every(plain)) {
       // No in-transaction handler: each write is one statement, without a read first. PostgreSQL
       // sends them in one round trip, committed as a whole; SQLite in a transaction of its own.
-      const made = async (store: this): Promise<(Row | null)[]> => {
-        const stored = await store.rawWrites(prepared as PreparedWrite[]);
+      const made = async (store: RecordService): Promise<(Row | null)[]> => {
+        const stored = await store.tableWrites(prepared as TableWrite[]);
         for (const [i, row] of stored.entries()) {
-          const write = prepared[i] as PreparedWrite;
+          const write = prepared[i] as TableWrite;
           if (row) await this.deps.events.emit({ signal: 'post_save', table: write.model.table, row, created: write.kind === 'insert' }, { tx: store });
         }
         return stored;
       };
-      return this.rawWriteTogether ? this.deps.events.unitOfWork(() => made(this), ATOMIC) : this.transaction((tx) => made(tx as this));
+      return this.tables.writeTogether ? this.deps.events.unitOfWork(() => made(this), ATOMIC) : this.transaction((tx) => made(tx as RecordService));
     }
     return this.atomically(async (store) => {
       const stored: (Row | null)[] = [];
@@ -114,15 +110,15 @@ export abstract class BaseRecordStore implements RecordStore {
   }
 
   /** Checked writes, one statement each (in one round trip where the store pipelines them). */
-  private async rawWrites(writes: readonly PreparedWrite[]): Promise<(Row | null)[]> {
-    if (this.rawWriteTogether) return this.rawWriteTogether(writes);
+  private async tableWrites(writes: readonly TableWrite[]): Promise<(Row | null)[]> {
+    if (this.tables.writeTogether) return this.tables.writeTogether(writes);
     const stored: (Row | null)[] = [];
-    for (const w of writes) stored.push((w.kind === 'insert' ? await this.rawInsert(w.model, [w.row]) : await this.rawUpdateWhere(w.model, w.where, w.changes))[0] ?? null);
+    for (const w of writes) stored.push((w.kind === 'insert' ? await this.tables.insertMany(w.model, [w.row]) : await this.tables.update(w.model, w.where, w.changes))[0] ?? null);
     return stored;
   }
 
   /** `write` checked, defaults filled; undefined for an update of a key no row can have (it matches nothing). */
-  private prepared(write: Write): PreparedWrite | undefined {
+  private prepared(write: Write): TableWrite | undefined {
     if ('insert' in write) {
       const model = this.model(write.insert);
       return { kind: 'insert', model, row: this.withDefaults(model, this.checked(model, write.row)) };
@@ -132,7 +128,7 @@ export abstract class BaseRecordStore implements RecordStore {
     delete changes[model.primaryKey];
     const key = this.keyValue(model, write.id);
     if (key === undefined) return undefined;
-    return { kind: 'update', model, where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition, changes };
+    return { kind: 'update', model, where: this.live(model, byKey(model, key), {}) as Condition, changes };
   }
 
   async update(table: string, id: Value, changes: Row, options?: WriteOptions): Promise<Row | null> {
@@ -144,8 +140,8 @@ export abstract class BaseRecordStore implements RecordStore {
       return this.deps.events.unitOfWork(async () => {
         const key = this.keyValue(model, id);
         if (key === undefined) return null;
-        const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
-        const [stored] = Object.keys(checked).length === 0 ? await this.rawFind(model, { where }) : await this.rawUpdateWhere(model, where, checked);
+        const where = this.live(model, byKey(model, key), {}) as Condition;
+        const [stored] = Object.keys(checked).length === 0 ? await this.tables.find(model, { where }) : await this.tables.update(model, where, checked);
         if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, contextOf(this, options));
         return stored ?? null;
       }, ATOMIC);
@@ -156,7 +152,7 @@ export abstract class BaseRecordStore implements RecordStore {
       const ctx = contextOf(store, options);
       const next = Object.assign({}, current, checked);
       await this.deps.events.emit({ signal: 'pre_save', table, row: next, changes: checked, created: false }, ctx);
-      const stored = Object.keys(checked).length === 0 ? current : await store.rawUpdate(model, id, checked);
+      const stored = Object.keys(checked).length === 0 ? current : ((await store.tables.update(model, byKey(model, current[model.primaryKey] ?? null), checked))[0] ?? null);
       if (!stored) return null;
       await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, ctx);
       return stored;
@@ -169,11 +165,11 @@ export abstract class BaseRecordStore implements RecordStore {
     if (!model.softDelete || key === undefined) return null;
     const deleted: Condition = { all: [{ column: model.primaryKey, op: 'eq', value: key }, { column: 'deleted_at', op: 'isnull', value: false }] };
     return this.atomically(async (store) => {
-      const [current] = await store.rawFind(model, { where: deleted });
+      const [current] = await store.tables.find(model, { where: deleted });
       if (!current) return null;
       const changes: Row = { deleted_at: null };
       await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, current, changes), changes, created: false }, { tx: store });
-      const [stored] = await store.rawUpdateWhere(model, deleted, changes);
+      const [stored] = await store.tables.update(model, deleted, changes);
       if (stored) await this.deps.events.emit({ signal: 'post_save', table, row: stored, created: false }, { tx: store });
       return stored ?? null;
     });
@@ -185,14 +181,14 @@ export abstract class BaseRecordStore implements RecordStore {
     delete checked[model.primaryKey];
     const filter = this.live(model, this.condition(model, where), {}) as Condition;
     return this.atomically(async (store) => {
-      const current = await store.rawFind(model, { where: filter });
+      const current = await store.tables.find(model, { where: filter });
       if (current.length === 0) return [];
       for (const row of current) {
         await this.deps.events.emit({ signal: 'pre_save', table, row: Object.assign({}, row, checked), changes: checked, created: false }, { tx: store });
       }
       // The condition is evaluated again by the write itself: a row changed meanwhile is skipped.
       const ids = current.map((row) => row[model.primaryKey] as Value);
-      const stored = await store.rawUpdateWhere(model, { all: [filter, { column: model.primaryKey, op: 'in', value: ids }] }, checked);
+      const stored = await store.tables.update(model, { all: [filter, { column: model.primaryKey, op: 'in', value: ids }] }, checked);
       for (const row of stored) await this.deps.events.emit({ signal: 'post_save', table, row, created: false }, { tx: store });
       return stored;
     });
@@ -201,14 +197,13 @@ export abstract class BaseRecordStore implements RecordStore {
   async delete(table: string, id: Value, options?: WriteOptions): Promise<boolean> {
     const model = this.model(table);
     const links = model.softDelete ? [] : this.junctionLinks(table);
-    const deleteReturning = this.rawDeleteReturning?.bind(this);
-    if (deleteReturning && links.length === 0 && this.oneStatement('pre_delete', 'post_delete', table)) {
+    if (links.length === 0 && this.oneStatement('pre_delete', 'post_delete', table)) {
       // One `delete … returning *` (soft delete: one `update … set deleted_at`): no read first, no BEGIN/COMMIT.
       return this.deps.events.unitOfWork(async () => {
         const key = this.keyValue(model, id);
         if (key === undefined) return false;
-        const where = this.live(model, { column: model.primaryKey, op: 'eq', value: key }, {}) as Condition;
-        const [gone] = model.softDelete ? await this.rawUpdateWhere(model, where, { deleted_at: this.deps.clock.now() }) : await deleteReturning(model, where);
+        const where = this.live(model, byKey(model, key), {}) as Condition;
+        const [gone] = model.softDelete ? await this.tables.update(model, where, { deleted_at: this.deps.clock.now() }) : await this.tables.delete(model, where);
         // The signal carries the row as it was (a live row's deleted_at was null).
         if (gone) await this.deps.events.emit({ signal: 'post_delete', table, row: model.softDelete ? Object.assign({}, gone, { deleted_at: null }) : gone }, contextOf(this, options));
         return gone !== undefined;
@@ -221,9 +216,8 @@ export abstract class BaseRecordStore implements RecordStore {
       await this.deps.events.emit({ signal: 'pre_delete', table, row: current }, ctx);
       // A row's many-to-many links go with it (they are part of the relation, not rows that refer to it).
       for (const link of links) await store.deleteLinks(link, current[model.primaryKey] ?? null);
-      const done = model.softDelete
-        ? (await store.rawUpdate(model, id, { deleted_at: this.deps.clock.now() })) !== null
-        : await store.rawDelete(model, id);
+      const where = byKey(model, current[model.primaryKey] ?? null);
+      const done = (model.softDelete ? await store.tables.update(model, where, { deleted_at: this.deps.clock.now() }) : await store.tables.delete(model, where)).length > 0;
       if (done) await this.deps.events.emit({ signal: 'post_delete', table, row: current }, ctx);
       return done;
     });
@@ -233,7 +227,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const key = this.keyValue(model, id);
     if (key === undefined) return null;
-    const rows = await this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'eq', value: key }, options), ...this.projection(model, options.columns) });
+    const rows = await this.tables.find(model, { where: this.live(model, byKey(model, key), options), ...this.projection(model, options.columns) });
     return rows[0] ?? null;
   }
 
@@ -241,7 +235,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const model = this.model(table);
     const keys = [...new Set(ids.map((id) => this.keyValue(model, id)).filter((k): k is Value => k !== undefined))];
     if (keys.length === 0) return [];
-    return this.rawFind(model, { where: this.live(model, { column: model.primaryKey, op: 'in', value: keys }, options), ...this.projection(model, options.columns) });
+    return this.tables.find(model, { where: this.live(model, { column: model.primaryKey, op: 'in', value: keys }, options), ...this.projection(model, options.columns) });
   }
 
   async find(table: string, query: FindQuery = {}): Promise<Row[]> {
@@ -267,7 +261,7 @@ export abstract class BaseRecordStore implements RecordStore {
     const columns = this.projection(model, query.columns, query.withoutKey).columns;
     if (columns) raw.columns = columns;
     if (query.lock) raw.lock = query.lock;
-    return this.rawFind(model, raw);
+    return this.tables.find(model, raw);
   }
 
   /**
@@ -286,53 +280,35 @@ export abstract class BaseRecordStore implements RecordStore {
     const fk = this.column(model, column).references;
     if (!fk) throw new DomainError('invalid_input', `${table}.${column} is not a foreign key`, [{ field: column, message: 'not a foreign key' }]);
     const target = this.model(fk.table);
-    return this.rawFindReferenced(model, column, this.live(model, this.condition(model, where), {}) as Condition, target, this.live(target, undefined, {}));
+    return this.tables.findReferenced(model, column, this.live(model, this.condition(model, where), {}) as Condition, target, this.live(target, undefined, {}));
   }
 
   async count(table: string, where?: Condition, options: ReadOptions = {}): Promise<number> {
     const model = this.model(table);
-    return this.rawCount(model, this.live(model, where ? this.condition(model, where) : undefined, options));
+    return this.tables.count(model, this.live(model, where ? this.condition(model, where) : undefined, options));
   }
-
-  /** True when `rawInsert` writes these rows in one atomic statement (then no explicit transaction is needed without `on` handlers). */
-  protected oneStatementInsert(_model: ModelDef, _rows: readonly Row[]): boolean {
-    return false;
-  }
-
-  /** True for a store whose single-row statements are atomic on their own (SQL); the memory store's are not. */
-  protected readonly atomicStatements: boolean = false;
-
-  /** Makes checked writes in one round trip as one atomic unit, returning each one's stored row or null (PostgreSQL, outside a transaction). */
-  protected rawWriteTogether?(writes: readonly PreparedWrite[]): Promise<(Row | null)[]>;
-
-  /** Deletes the rows matching a validated condition in one statement and returns them as they were (SQL stores). */
-  protected rawDeleteReturning?(model: ModelDef, where: Condition): Promise<Row[]>;
 
   /** A single-row write may skip the explicit transaction: outside one, on an atomic store, with no in-transaction handler for its signals. */
   private oneStatement(before: SignalName, after: SignalName, table: string): boolean {
-    return !this.inTransaction && this.atomicStatements && !this.deps.events.listens(before, table) && !this.deps.events.listens(after, table);
+    return !this.tables.inTransaction && this.tables.atomicStatements && !this.deps.events.listens(before, table) && !this.deps.events.listens(after, table);
   }
 
-  /** True for a store bound to an open transaction. */
-  protected abstract readonly inTransaction: boolean;
-
-  /** Runs `work` inside a transaction unless this store already is one. */
-  protected atomically<T>(work: (store: this) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this);
-    return this.transaction((tx) => work(tx as this));
+  /** Runs `work` inside a transaction unless this service already is in one. */
+  private atomically<T>(work: (store: RecordService) => Promise<T>): Promise<T> {
+    if (this.tables.inTransaction) return work(this);
+    return this.transaction((tx) => work(tx as RecordService));
   }
 
   /**
-   * Deletes the junction rows whose `link.column` is `key`: one `delete … returning *` where the
-   * backend has it and no in-transaction handler listens on the junction (each removed link still
-   * emits `post_delete`), else row by row.
+   * Deletes the junction rows whose `link.column` is `key`: in one statement when no
+   * in-transaction handler listens on the junction (each removed link still emits `post_delete`),
+   * else row by row.
    */
   private async deleteLinks(link: { readonly table: string; readonly column: string }, key: Value): Promise<void> {
     const junction = this.model(link.table);
     const where: Condition = { column: link.column, op: 'eq', value: key };
-    const deleteReturning = this.rawDeleteReturning?.bind(this);
-    if (deleteReturning && !this.deps.events.listens('pre_delete', link.table)) {
-      for (const row of await deleteReturning(junction, where)) await this.deps.events.emit({ signal: 'post_delete', table: link.table, row }, { tx: this });
+    if (!this.deps.events.listens('pre_delete', link.table)) {
+      for (const row of await this.tables.delete(junction, where)) await this.deps.events.emit({ signal: 'post_delete', table: link.table, row }, { tx: this });
       return;
     }
     for (const row of await this.find(link.table, { where })) await this.delete(link.table, row[junction.primaryKey] ?? null);
@@ -354,7 +330,7 @@ export abstract class BaseRecordStore implements RecordStore {
     return links;
   }
 
-  protected model(table: string): ModelDef {
+  private model(table: string): ModelDef {
     const model = this.deps.registry.get(table);
     if (!model) throw new DomainError('not_found', `unknown table "${table}"`);
     return model;

@@ -3,8 +3,8 @@ import { columnOf } from '../../../domain/model/model-registry.js';
 import type { ModelDef, Row, Value } from '../../../domain/model/types.js';
 import { compareValues } from '../../../domain/model/values.js';
 import { pinnedValue, type Condition, type FindQuery } from '../../../domain/query/condition.js';
-import type { RecordStore } from '../../../ports/record-store.js';
-import { BaseRecordStore, type StoreDeps } from '../base-record-store.js';
+import type { ModelRegistry } from '../../../domain/model/model-registry.js';
+import type { TableStore } from '../../../ports/table-store.js';
 import { evaluate } from './evaluate-condition.js';
 
 /** Tables by name, rows by stringified primary key, plus the integer sequences. */
@@ -25,38 +25,39 @@ const uniqueKey = (v: Value, ignoreCase: boolean): string => (ignoreCase && type
 const groupKey = (v: Value | undefined): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
 
 /**
- * A RecordStore held in process memory, with the same integrity rules as the SQL stores
- * (NOT NULL, unique, case-insensitive unique, foreign keys, restrict on delete) and
- * snapshot-based transactions serialised by a lock. For tests and throwaway apps.
+ * Tables held in process memory, with the same integrity rules as the SQL stores (NOT NULL,
+ * unique, case-insensitive unique, foreign keys, restrict on delete) and snapshot-based
+ * transactions serialised by a lock. For tests and throwaway apps.
  */
-export class MemoryRecordStore extends BaseRecordStore {
-  protected readonly inTransaction: boolean;
+export class MemoryTableStore implements TableStore {
+  /** Its statements are not atomic on their own: every write runs in a transaction. */
+  readonly atomicStatements = false;
 
   constructor(
-    deps: StoreDeps,
+    /** The models, for the references a delete must respect. */
+    private readonly registry: ModelRegistry,
     private readonly shared: Shared = { data: { tables: new Map(), sequences: new Map() }, lock: Promise.resolve() },
-    inTransaction = false,
-  ) {
-    super(deps);
-    this.inTransaction = inTransaction;
-  }
+    readonly inTransaction = false,
+  ) {}
 
-  async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: TableStore) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
     const run = async (): Promise<T> => {
       const snapshot = structuredClone(this.shared.data);
       try {
-        return await work(new MemoryRecordStore(this.deps, this.shared, true));
+        return await work(new MemoryTableStore(this.registry, this.shared, true));
       } catch (error) {
         this.shared.data = snapshot;
         throw error;
       }
     };
-    return this.deps.events.unitOfWork(() => {
-      const result = this.shared.lock.then(run, run);
-      this.shared.lock = result.catch(() => undefined);
-      return result;
-    });
+    const result = this.shared.lock.then(run, run);
+    this.shared.lock = result.catch(() => undefined);
+    return result;
+  }
+
+  oneStatementInsert(): boolean {
+    return false;
   }
 
   async ping(): Promise<void> {}
@@ -70,7 +71,7 @@ export class MemoryRecordStore extends BaseRecordStore {
     return t;
   }
 
-  protected async rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
+  async insertMany(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
     const out: Row[] = [];
     for (const input of rows) {
       const row: Row = {};
@@ -89,19 +90,9 @@ export class MemoryRecordStore extends BaseRecordStore {
     return out;
   }
 
-  protected async rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
-    const t = this.table(model.table);
-    const current = t.get(keyOf(id));
-    if (!current) return null;
-    const next = { ...current, ...changes };
-    this.checkIntegrity(model, next, keyOf(id));
-    t.set(keyOf(id), next);
-    return structuredClone(next);
-  }
-
-  protected async rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
+  async update(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
     const out: Row[] = [];
-    for (const [key, row] of this.table(model.table)) {
+    for (const [key, row] of this.entries(model, where)) {
       if (!this.matches(model, where, row)) continue;
       const next = { ...row, ...changes };
       this.checkIntegrity(model, next, key);
@@ -111,23 +102,24 @@ export class MemoryRecordStore extends BaseRecordStore {
     return out;
   }
 
-  protected async rawDelete(model: ModelDef, id: Value): Promise<boolean> {
+  async delete(model: ModelDef, where: Condition): Promise<Row[]> {
     const t = this.table(model.table);
-    const key = keyOf(id);
-    if (!t.has(key)) return false;
-    for (const ref of this.deps.registry.reverseRelations(model.table)) {
+    const gone = this.entries(model, where).filter(([, row]) => this.matches(model, where, row));
+    const keys = new Set(gone.map(([key]) => key));
+    // All or nothing: a referenced row refuses before any row goes.
+    for (const ref of this.registry.reverseRelations(model.table)) {
       for (const row of this.table(ref.table).values()) {
-        if (row[ref.column] !== null && keyOf(row[ref.column] as Value) === key) {
+        if (row[ref.column] !== null && keys.has(keyOf(row[ref.column] as Value)) && !(ref.table === model.table && keys.has(keyOf(row[model.primaryKey] as Value)))) {
           throw new ConstraintViolation('still_referenced', model.table);
         }
       }
     }
-    t.delete(key);
-    return true;
+    for (const key of keys) t.delete(key);
+    return gone.map(([, row]) => structuredClone(row));
   }
 
-  protected async rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
-    const rows = this.candidates(model, query.where).filter((row) => this.matches(model, query.where, row));
+  async find(model: ModelDef, query: FindQuery): Promise<Row[]> {
+    const rows = this.entries(model, query.where).map(([, row]) => row).filter((row) => this.matches(model, query.where, row));
     const terms = query.orderBy ?? [];
     rows.sort((a, b) => {
       for (const term of terms) {
@@ -147,15 +139,16 @@ export class MemoryRecordStore extends BaseRecordStore {
   }
 
   /**
-   * The rows a condition can match: the one row of its key when it pins the primary key (found by
+   * The rows (with their stored keys) a condition can match: the one row of its key when it pins the primary key (found by
    * the key's text, as rows are stored), else every row. A key the lookup misses (a value written
    * differently from the stored key) falls back to every row, so the condition still decides.
    */
-  private candidates(model: ModelDef, where: Condition | undefined): Row[] {
+  private entries(model: ModelDef, where: Condition | undefined): [string, Row][] {
     const key = where ? pinnedValue(where, model.primaryKey) : undefined;
     const table = this.table(model.table);
-    const row = key === undefined ? undefined : table.get(keyOf(key));
-    return row ? [row] : [...table.values()];
+    const stored = key === undefined ? undefined : keyOf(key);
+    const row = stored === undefined ? undefined : table.get(stored);
+    return row ? [[stored as string, row]] : [...table.entries()];
   }
 
   /** The first `limit` rows (in their current order) of each distinct value of `column`. */
@@ -169,7 +162,7 @@ export class MemoryRecordStore extends BaseRecordStore {
     });
   }
 
-  protected async rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
+  async findReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
     const keys = new Set<string>();
     for (const row of this.table(model.table).values()) {
       const v = row[column];
@@ -182,7 +175,7 @@ export class MemoryRecordStore extends BaseRecordStore {
     return out;
   }
 
-  protected async rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
+  async count(model: ModelDef, where: Condition | undefined): Promise<number> {
     let n = 0;
     for (const row of this.table(model.table).values()) if (this.matches(model, where, row)) n++;
     return n;

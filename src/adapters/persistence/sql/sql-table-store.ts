@@ -3,12 +3,11 @@ import type { Knex } from '@mikro-orm/knex';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Dialect } from '../../../domain/model/migration.js';
 import { columnOf } from '../../../domain/model/model-registry.js';
-import type { ColumnDef, ModelDef, Row, Value } from '../../../domain/model/types.js';
+import type { ColumnDef, ModelDef, Row } from '../../../domain/model/types.js';
 import type { Condition, FindQuery } from '../../../domain/query/condition.js';
-import type { RecordStore } from '../../../ports/record-store.js';
-import { BaseRecordStore, type PreparedWrite, type StoreDeps } from '../base-record-store.js';
+import type { TableStore, TableWrite } from '../../../ports/table-store.js';
 import { conditionSql, orderSql, quote } from './condition-sql.js';
-import { decodeRow, decodeRowsInPlace, encodeRow, encodeValue } from './sql-codec.js';
+import { decodeRow, decodeRowsInPlace, encodeRow } from './sql-codec.js';
 import { SqlExecutor, type StatementLimits } from './sql-executor.js';
 import type { PipelineError } from './pg-pipeline.js';
 import { translateSqlError, type Operation } from './sql-error-translation.js';
@@ -24,26 +23,26 @@ interface Statement {
 const RANK = '__portico_rn';
 
 /**
- * The RecordStore on a SQL database (SQLite or PostgreSQL) through the knex connection MikroORM's
- * driver would make (`sql-connection.ts`). Queries are single statements (`insert … returning`, one `IN` for
- * many ids); driver errors are translated into port errors here and nowhere else.
+ * The tables of a SQL database (SQLite or PostgreSQL) through the knex connection MikroORM's
+ * driver would make (`sql-connection.ts`). Operations are single statements (`insert … returning`,
+ * one `IN` for many ids); driver errors are translated into port errors here and nowhere else.
  */
-export class SqlRecordStore extends BaseRecordStore {
+export class SqlTableStore implements TableStore {
   private readonly sql: SqlExecutor;
+  readonly atomicStatements = true;
+  readonly writeTogether?: (writes: readonly TableWrite[]) => Promise<(Row | null)[]>;
 
   constructor(
-    deps: StoreDeps,
     private readonly db: Db,
     private readonly dialect: Dialect,
     /** The platform's reading of driver errors (MikroORM's ExceptionConverter for `dialect`). */
     private readonly exceptions: ExceptionConverter,
-    protected readonly inTransaction = false,
+    readonly inTransaction = false,
     private readonly limits?: StatementLimits,
   ) {
-    super(deps);
     this.sql = new SqlExecutor(db, dialect, limits, inTransaction);
     // PostgreSQL pipelines the statements (outside a transaction); SQLite makes them in a transaction, in-process.
-    if (dialect === 'postgresql' && !inTransaction) this.rawWriteTogether = (writes) => this.pipelinedWrites(writes);
+    if (dialect === 'postgresql' && !inTransaction) this.writeTogether = (writes) => this.pipelinedWrites(writes);
   }
 
   /** @internal The executor this store's statements go through (its transaction's, inside one): the task queue writes a job on it. */
@@ -51,14 +50,11 @@ export class SqlRecordStore extends BaseRecordStore {
     return this.sql;
   }
 
-  async transaction<T>(work: (tx: RecordStore) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: TableStore) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this);
-    // The unit spans the COMMIT: committed events are delivered only once it has succeeded.
-    return this.deps.events.unitOfWork(() =>
-      this.run('', 'read', () =>
-        this.sql.transaction((connection) =>
-          (this.db as Knex).transaction((trx) => work(new SqlRecordStore(this.deps, trx, this.dialect, this.exceptions, true, this.limits)), connection ? { connection } : {}),
-        ),
+    return this.run('', 'read', () =>
+      this.sql.transaction((connection) =>
+        (this.db as Knex).transaction((trx) => work(new SqlTableStore(trx, this.dialect, this.exceptions, true, this.limits)), connection ? { connection } : {}),
       ),
     );
   }
@@ -67,22 +63,20 @@ export class SqlRecordStore extends BaseRecordStore {
     await this.run('', 'read', () => this.sql.query('select 1', []));
   }
 
-  protected override readonly atomicStatements = true;
-
-  protected override async rawDeleteReturning(model: ModelDef, where: Condition): Promise<Row[]> {
+  async delete(model: ModelDef, where: Condition): Promise<Row[]> {
     return this.run(model.table, 'delete', async () => {
       const w = conditionSql(model, where, this.dialect);
       return (await this.sql.query(`delete from ${quote(model.table)} where ${w.sql} returning *`, w.bindings)).map((raw) => decodeRow(model, raw));
     });
   }
 
-  protected override oneStatementInsert(model: ModelDef, rows: readonly Row[]): boolean {
+  oneStatementInsert(model: ModelDef, rows: readonly Row[]): boolean {
     if (rows.length > rowsPerStatement(model)) return false;
     // An explicit integer key on PostgreSQL needs a second statement (setval), so a transaction.
     return !(this.dialect === 'postgresql' && model.pkKind === 'int-auto' && rows.some((r) => r[model.primaryKey] != null));
   }
 
-  protected rawInsert(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
+  insertMany(model: ModelDef, rows: readonly Row[]): Promise<Row[]> {
     return this.run(model.table, 'insert', async () => {
       const encoded = rows.map((row) => encodeRow(model, row, this.dialect));
       // Multi-row INSERTs, chunked under the drivers' bound-parameter limits (SQLite 32 766).
@@ -108,13 +102,13 @@ export class SqlRecordStore extends BaseRecordStore {
    * The writes in one pipeline (one round trip, committed together); a refusal is translated for
    * the write the server refused.
    */
-  private async pipelinedWrites(writes: readonly PreparedWrite[]): Promise<(Row | null)[]> {
+  private async pipelinedWrites(writes: readonly TableWrite[]): Promise<(Row | null)[]> {
     const statements = writes.map((w) => (w.kind === 'insert' ? this.insertStatement(w.model, [encodeRow(w.model, w.row, this.dialect)]) : this.updateStatement(w.model, w.where, w.changes)));
     try {
       const results = await this.sql.pipeline(statements);
-      return results.map((rows, i) => (rows[0] ? decodeRow((writes[i] as PreparedWrite).model, rows[0]) : null));
+      return results.map((rows, i) => (rows[0] ? decodeRow((writes[i] as TableWrite).model, rows[0]) : null));
     } catch (error) {
-      const refused = writes[(error as PipelineError).statementIndex ?? 0] as PreparedWrite;
+      const refused = writes[(error as PipelineError).statementIndex ?? 0] as TableWrite;
       throw this.translated(error, refused.model.table, refused.kind);
     }
   }
@@ -132,11 +126,7 @@ export class SqlRecordStore extends BaseRecordStore {
     return { sql, values };
   }
 
-  protected rawUpdate(model: ModelDef, id: Value, changes: Row): Promise<Row | null> {
-    return this.rawUpdateWhere(model, { column: model.primaryKey, op: 'eq', value: id }, changes).then((rows) => rows[0] ?? null);
-  }
-
-  protected rawUpdateWhere(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
+  update(model: ModelDef, where: Condition, changes: Row): Promise<Row[]> {
     return this.run(model.table, 'update', async () => {
       const { sql, values } = this.updateStatement(model, where, changes);
       return (await this.sql.query(sql, values)).map((raw) => decodeRow(model, raw));
@@ -152,15 +142,7 @@ export class SqlRecordStore extends BaseRecordStore {
     return { sql, values: [...encoded.map(([, v]) => v), ...w.bindings] };
   }
 
-  protected rawDelete(model: ModelDef, id: Value): Promise<boolean> {
-    return this.run(model.table, 'delete', async () => {
-      const pk = quote(model.primaryKey);
-      const gone = await this.sql.query(`delete from ${quote(model.table)} where ${pk} = ? returning ${pk}`, [this.key(model, id)]);
-      return gone.length > 0;
-    });
-  }
-
-  protected async rawFind(model: ModelDef, query: FindQuery): Promise<Row[]> {
+  async find(model: ModelDef, query: FindQuery): Promise<Row[]> {
     // Not through `run`: the read every request makes saves its extra promise and closure.
     try {
       const w = query.where ? conditionSql(model, query.where, this.dialect) : undefined;
@@ -189,7 +171,7 @@ export class SqlRecordStore extends BaseRecordStore {
     }
   }
 
-  protected rawFindReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
+  findReferenced(model: ModelDef, column: string, where: Condition, target: ModelDef, targetWhere: Condition | undefined): Promise<Row[]> {
     return this.run(target.table, 'read', async () => {
       const w = conditionSql(model, where, this.dialect);
       const tw = targetWhere ? conditionSql(target, targetWhere, this.dialect) : undefined;
@@ -201,7 +183,7 @@ export class SqlRecordStore extends BaseRecordStore {
     });
   }
 
-  protected rawCount(model: ModelDef, where: Condition | undefined): Promise<number> {
+  count(model: ModelDef, where: Condition | undefined): Promise<number> {
     return this.run(model.table, 'read', async () => {
       const w = where ? conditionSql(model, where, this.dialect) : undefined;
       const [row] = await this.sql.query(`select count(*) as n from ${quote(model.table)}${w ? ` where ${w.sql}` : ''}`, w?.bindings ?? []);
@@ -221,11 +203,6 @@ export class SqlRecordStore extends BaseRecordStore {
     if (limit !== undefined) bindings.push(limit);
     if (offset !== undefined) bindings.push(offset);
     return `${limit !== undefined ? ' limit ?' : ''}${offset !== undefined ? ' offset ?' : ''}`;
-  }
-
-  private key(model: ModelDef, id: Value): unknown {
-    const col = columnOf(model, model.primaryKey);
-    return col ? encodeValue(col, id, this.dialect) : id;
   }
 
   /** Runs `fn` (an async function: it never throws synchronously), translating the driver's errors. */
