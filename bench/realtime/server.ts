@@ -1,9 +1,12 @@
 // The server side of the realtime bench: one process, an in-memory store, a REST resource whose
 // committed writes are published on the `news` channel, and realtime() with caps raised for
-// thousands of subscribers from one address. Prints its URL; answers its memory at /bench/memory.
+// thousands of subscribers from one address. Prints its URL; answers its memory at /bench/memory,
+// its peak RSS at /bench/peak, and publishes a burst at POST /bench/burst?n=.
+import { readFileSync } from 'node:fs';
 import { AllowAny, c, createApp, defineModel, realtime, rest } from '../../src/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
+const peakRss = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 const fanOutMs: number[] = [];
 const app = createApp({ database: 'memory:', models: [defineModel('item', { id: c.id(), t: c.float() })], logRequests: false })
   .use(rest().resource({ table: 'item', permission: AllowAny }))
@@ -20,6 +23,20 @@ const app = createApp({ database: 'memory:', models: [defineModel('item', { id: 
         fanOutMs.push(performance.now() - started);
       });
       ctx.route({ method: 'GET', path: '/bench/fan-out', handler: () => ({ status: 200, body: { ms: fanOutMs.splice(0) } }) });
+      // A burst: `n` events published on `news` in one loop, as a bulk write's announcements are.
+      ctx.route({
+        method: 'POST',
+        path: '/bench/burst',
+        handler: async (req) => {
+          const n = Number(req.query.n ?? 10_000);
+          const sent: Promise<string>[] = [];
+          for (let i = 0; i < n; i++) sent.push(app.realtime.publish('news', { id: i, t: -1 }));
+          await Promise.all(sent);
+          return { status: 200, body: { n } };
+        },
+      });
+      // The most memory the process has held (VmHWM), in bytes.
+      ctx.route({ method: 'GET', path: '/bench/peak', handler: async () => ({ status: 200, body: { peakRss: peakRss() } }) });
       ctx.route({
         method: 'GET',
         path: '/bench/memory',

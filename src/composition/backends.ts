@@ -216,7 +216,7 @@ export function bindBackends(container: Container, backends: Backends, open: { r
     if (choice.kind === 'memory') return new MemoryEventBus(report);
     // Started by the database's binding, once the database is open.
     const transport = choice.kind === 'postgresql' ? new PostgresTransport(choice.url, choice.schema) : new RedisTransport(choice.url, choice.channel);
-    return new DistributedEventBus(transport, report);
+    return new DistributedEventBus(transport, report, (fields, message) => logger.warn(fields, message));
   }).onDeactivation(async (bus) => {
     if (bus instanceof DistributedEventBus) await bus.close();
   });

@@ -78,4 +78,18 @@ export interface EventBus {
    * the bookkeeping of a unit. Inside one, it joins the outer unit as any other.
    */
   unitOfWork<T>(work: () => Promise<T>, options?: { readonly atomic?: boolean }): Promise<T>;
+  /**
+   * Listens for what this process may have missed from the others: its bus connection went down
+   * (`ongoing`: until it is back, anything sent may be missed), came back after an outage, or
+   * another process's messages were lost on the way (both not `ongoing`: a hole that is over).
+   * A bus within one process never calls it (and need not have it). Returns an unsubscribe function.
+   */
+  onGap?(handler: (gap: BusGap) => void): () => void;
+}
+
+/** A stretch of the other processes' messages this process may have missed. */
+export interface BusGap {
+  /** True while the bus connection is down; false once the hole is behind (reconnected, or found in a sequence). */
+  readonly ongoing: boolean;
+  readonly reason: string;
 }

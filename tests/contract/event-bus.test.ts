@@ -6,7 +6,7 @@ import { MemoryEventBus } from '../../src/adapters/events/memory-event-bus.js';
 import { PostgresTransport } from '../../src/adapters/events/postgres-transport.js';
 import { RedisTransport } from '../../src/adapters/events/redis-transport.js';
 import { BUILTIN_MIGRATIONS } from '../../src/domain/model/builtin-tables.js';
-import type { EventBus, SignalEvent } from '../../src/ports/event-bus.js';
+import type { BusGap, EventBus, SignalEvent } from '../../src/ports/event-bus.js';
 import { freshPgSchema, PG_URL, postgresAvailable } from '../support/postgres.js';
 import { connectRedis, REDIS_URL, redisAvailable } from '../support/redis.js';
 
@@ -180,6 +180,27 @@ function eventBusContract(backend: Backend): void {
       await pair.a.publish('orders', 'after the outage');
       await until('the payload', () => got.length >= 1);
       expect(got).toEqual(['after the outage']);
+    });
+
+    it('EB-7 a killed listener opens a gap at once and closes it when it listens again', async () => {
+      const gaps: BusGap[] = [];
+      pair.b.onGap?.((gap) => void gaps.push(gap));
+      await pair.kill();
+      await until('b to reconnect', () => (pair.b as DistributedEventBus).state().up);
+      await until('the gap to close', () => gaps.length >= 2);
+      expect(gaps).toEqual([
+        { ongoing: true, reason: 'the event bus connection is down' },
+        { ongoing: false, reason: expect.stringMatching(/reconnected/) },
+      ]);
+    });
+
+    it('EB-8 what a process publishes while its connection is down reaches the others once it is back, in order', async () => {
+      const { got, handler } = received();
+      pair.a.subscribe('orders', handler);
+      await pair.kill();
+      await Promise.all([1, 2, 3].map((n) => pair.b.publish('orders', n)));
+      await until('the payloads', () => got.length >= 3);
+      expect(got).toEqual([1, 2, 3]);
     });
   }
 }

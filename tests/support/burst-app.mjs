@@ -4,7 +4,7 @@
 // with `announce`: committed signals reach every process's handlers), and a channel `burst`.
 // Loopback callers all share one IP, so the per-caller connection cap is raised.
 export function burstApp(portico, database, events, announce = true) {
-  const { AllowAny, c, createApp, defineModel, realtime, REALTIME_TOKEN, rest } = portico;
+  const { AllowAny, c, createApp, defineModel, health, realtime, REALTIME_TOKEN, rest } = portico;
   const announcer = {
     name: 'announcer',
     install: (ctx) => {
@@ -13,6 +13,7 @@ export function burstApp(portico, database, events, announce = true) {
     },
   };
   return createApp({ database, events, models: [defineModel('item', { id: c.id(), name: c.text() })], autoMigrate: true, logRequests: false })
+    .use(health())
     .use(rest().resource({ table: 'item', permission: AllowAny, bulk: true }))
     .use(realtime({ maxConnectionsPerCaller: 500 }).channel('items').channel('burst'))
     .use(announce ? announcer : { name: 'quiet', install: () => undefined });

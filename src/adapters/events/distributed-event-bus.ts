@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { SignalContext, SignalEvent } from '../../ports/event-bus.js';
+import type { BusGap, SignalContext, SignalEvent } from '../../ports/event-bus.js';
 import type { BroadcastTransport, TransportState } from './broadcast-transport.js';
 import { decodeMessage, encodeMessage, type BroadcastMessage } from './event-codec.js';
 import { MemoryEventBus, type DeliveryErrorHandler } from './memory-event-bus.js';
 
 /** The signals that cross processes: what a write did, once it has committed. */
 const RELAYED = new Set(['post_save', 'post_delete']);
+/** Senders whose last sequence number is kept (the least recently heard is forgotten first). */
+const MAX_SENDERS = 10_000;
+
+/** Where the bus says that events may have been missed (a warning in the app's log). */
+export type GapNotice = (fields: Record<string, unknown>, message: string) => void;
 
 /**
  * The event bus of an app running on several processes: everything the in-memory bus does, and
@@ -16,8 +21,12 @@ const RELAYED = new Set(['post_save', 'post_delete']);
  *   processes hear it when the transport delivers it, in the order this process committed or
  *   published. Nothing is sent for a rolled-back transaction.
  * - `on` handlers (inside the transaction) stay local to the writing process.
- * - Sending never delays or fails the write: messages queue in order behind one another, and a
- *   message that cannot be sent (the transport is down) is reported and dropped.
+ * - Sending never delays or fails the write: messages queue in order behind one another; while
+ *   the transport is down they wait for it (up to its bound), and one it cannot send is reported.
+ * - Nothing is missed silently: every message carries its sender's sequence number, so a hole
+ *   (a message dropped on the way) is seen at the next one; a message that arrives again after a
+ *   lost connection is dropped. A hole, and the listening connection going down and coming back,
+ *   are reported to the `onGap` handlers (the realtime hub tells its streams) and logged.
  */
 export class DistributedEventBus extends MemoryEventBus {
   private readonly origin = randomUUID();
@@ -25,17 +34,26 @@ export class DistributedEventBus extends MemoryEventBus {
   private readonly ownPrefix = `{"origin":${JSON.stringify(this.origin)},`;
   private sending: Promise<void> = Promise.resolve();
   private receiving: Promise<void> = Promise.resolve();
+  private seq = 0;
+  /** The last sequence number heard from each other process. */
+  private readonly heard = new Map<string, number>();
+  /** True from a lost (or never made) listening connection until it listens again. */
+  private down = false;
 
   constructor(
     private readonly transport: BroadcastTransport,
     onDeliveryError?: DeliveryErrorHandler,
+    private readonly notice: GapNotice = () => undefined,
   ) {
     super(onDeliveryError);
   }
 
   /** Connects the transport and starts delivering what other processes send. */
   start(): Promise<void> {
-    return this.transport.start((text) => this.receive(text));
+    return this.transport.start(
+      (text) => this.receive(text),
+      (up) => this.changed(up),
+    );
   }
 
   /** The transport's listening state, for `/ready`. */
@@ -47,20 +65,21 @@ export class DistributedEventBus extends MemoryEventBus {
     return this.transport.name;
   }
 
+  /** Closes the transport, which sends what it holds while connected and refuses it otherwise, then waits for the last send. */
   async close(): Promise<void> {
-    await this.sending;
     await this.transport.close();
+    await this.sending;
   }
 
   override async emit(event: SignalEvent, ctx?: SignalContext): Promise<void> {
     await super.emit(event, ctx);
     if (!RELAYED.has(event.signal)) return;
-    await this.afterCommit(`relay of ${event.signal} on ${event.table}`, async () => this.send({ origin: this.origin, kind: 'signal', event }));
+    await this.afterCommit(`relay of ${event.signal} on ${event.table}`, async () => this.send({ origin: this.origin, seq: ++this.seq, kind: 'signal', event }));
   }
 
   override async publish(topic: string, payload: unknown): Promise<void> {
     await super.publish(topic, payload);
-    await this.afterCommit(`relay of topic ${topic}`, async () => this.send({ origin: this.origin, kind: 'topic', topic, payload }));
+    await this.afterCommit(`relay of topic ${topic}`, async () => this.send({ origin: this.origin, seq: ++this.seq, kind: 'topic', topic, payload }));
   }
 
   /**
@@ -84,7 +103,14 @@ export class DistributedEventBus extends MemoryEventBus {
     if (text.startsWith(this.ownPrefix)) return;
     const message = decodeMessage(text);
     if (!message || message.origin === this.origin) return;
+    const missed = this.missedBefore(message.origin, message.seq);
+    // Sent again after a lost connection: already delivered.
+    if (missed < 0) return;
     this.receiving = this.receiving.then(async () => {
+      if (missed > 0) {
+        this.notice({ transport: this.transport.name, missed }, 'event bus: messages of another process were lost on the way; streams are told of the gap');
+        this.gap({ ongoing: false, reason: 'events of another process were lost on the way' });
+      }
       try {
         if (message.kind === 'signal') await this.deliverCommitted(message.event as SignalEvent);
         else await this.deliverTopic(message.topic, message.payload, `topic ${message.topic} from another process`);
@@ -92,5 +118,39 @@ export class DistributedEventBus extends MemoryEventBus {
         this.onDeliveryError(error, message.kind === 'topic' ? `topic ${message.topic} from another process` : 'a signal from another process');
       }
     });
+  }
+
+  /** How many messages of `origin` were missed before `seq` (-1: `seq` was heard already); 0 without a sequence (an older sender). */
+  private missedBefore(origin: string, seq: number | undefined): number {
+    if (seq === undefined) return 0;
+    const last = this.heard.get(origin);
+    if (last !== undefined && seq <= last) return -1;
+    this.heard.delete(origin);
+    this.heard.set(origin, seq);
+    if (this.heard.size > MAX_SENDERS) this.heard.delete(this.heard.keys().next().value as string);
+    return last === undefined ? 0 : seq - last - 1;
+  }
+
+  /** The listening connection went down or listens again: a gap opens, or closes (once, however often the transport says so). */
+  private changed(up: boolean): void {
+    if (up === !this.down) return;
+    this.down = !up;
+    if (!up) {
+      this.notice({ transport: this.transport.name }, 'event bus: the connection is down; events of other processes are missed until it is back');
+      this.gap({ ongoing: true, reason: 'the event bus connection is down' });
+      return;
+    }
+    this.notice({ transport: this.transport.name }, 'event bus: listening again; events of other processes sent meanwhile were missed, and streams are told of the gap');
+    this.gap({ ongoing: false, reason: 'the event bus reconnected: events of other processes sent meanwhile were missed' });
+  }
+
+  private gap(gap: BusGap): void {
+    for (const handler of [...this.gapHandlers]) {
+      try {
+        handler(gap);
+      } catch (error) {
+        this.onDeliveryError(error, 'a gap handler');
+      }
+    }
   }
 }

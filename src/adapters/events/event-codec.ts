@@ -4,10 +4,13 @@
  * in another process sees the same row a local one does.
  */
 
-/** One event on the wire: a committed model signal or an application topic's payload. */
+/**
+ * One event on the wire: a committed model signal or an application topic's payload. `seq` counts
+ * the sender's messages from 1, so a receiver sees a hole (absent from a version before it).
+ */
 export type BroadcastMessage =
-  | { readonly origin: string; readonly kind: 'signal'; readonly event: unknown }
-  | { readonly origin: string; readonly kind: 'topic'; readonly topic: string; readonly payload: unknown };
+  | { readonly origin: string; readonly seq?: number; readonly kind: 'signal'; readonly event: unknown }
+  | { readonly origin: string; readonly seq?: number; readonly kind: 'topic'; readonly topic: string; readonly payload: unknown };
 
 const DATE_TAG = '$date';
 
@@ -34,7 +37,7 @@ export function decodeMessage(text: string): BroadcastMessage | undefined {
     return undefined;
   }
   const m = parsed as Partial<BroadcastMessage> | null;
-  if (!m || typeof m !== 'object' || typeof m.origin !== 'string') return undefined;
+  if (!m || typeof m !== 'object' || typeof m.origin !== 'string' || (m.seq !== undefined && typeof m.seq !== 'number')) return undefined;
   if (m.kind === 'signal' && 'event' in m) return m as BroadcastMessage;
   if (m.kind === 'topic' && typeof (m as { topic?: unknown }).topic === 'string') return m as BroadcastMessage;
   return undefined;

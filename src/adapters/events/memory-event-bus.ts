@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EventBus, SignalContext, SignalEvent, SignalHandler, SignalName, TopicHandler, TransactionSignalHandler } from '../../ports/event-bus.js';
+import type { BusGap, EventBus, SignalContext, SignalEvent, SignalHandler, SignalName, TopicHandler, TransactionSignalHandler } from '../../ports/event-bus.js';
 
 /** A delivery held until its unit of work commits. */
 type Pending = () => Promise<void>;
@@ -51,6 +51,14 @@ export class MemoryEventBus implements EventBus {
 
   subscribe(topic: string, handler: TopicHandler): () => void {
     return add(this.topics, topic, handler);
+  }
+
+  /** Gap listeners; one process misses nothing, so only a bus spanning processes reports gaps. */
+  protected readonly gapHandlers = new Set<(gap: BusGap) => void>();
+
+  onGap(handler: (gap: BusGap) => void): () => void {
+    this.gapHandlers.add(handler);
+    return () => void this.gapHandlers.delete(handler);
   }
 
   async publish(topic: string, payload: unknown): Promise<void> {

@@ -13,6 +13,8 @@ export interface PgListenerOptions {
   onNotification(payload: string, client: Client): void;
   /** The connection is listening (at start, and again after every reconnection). */
   onUp?(): void;
+  /** The connection was lost, or a first connection failed. */
+  onDown?(): void;
 }
 
 /**
@@ -28,6 +30,7 @@ export class PgListener {
   private closed = false;
   private attempt = 0;
   private timer?: ReturnType<typeof setTimeout>;
+  private waiting: (() => void)[] = [];
 
   constructor(private readonly options: PgListenerOptions) {}
 
@@ -40,11 +43,22 @@ export class PgListener {
     return this.status;
   }
 
+  /** Resolves once the connection listens (at once if it does), or at close. */
+  whenUp(): Promise<void> {
+    if (this.status.up || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+
   async start(): Promise<void> {
     try {
       await this.connect();
     } catch {
       this.status = { up: false, reason: 'listener cannot connect' };
+      this.options.onDown?.();
       this.reconnect();
     }
   }
@@ -55,6 +69,7 @@ export class PgListener {
     const client = this.current;
     this.current = undefined;
     this.status = { up: false, reason: 'closed' };
+    this.wake();
     client?.removeAllListeners();
     client?.on('error', () => undefined);
     await client?.end().catch(() => undefined);
@@ -82,6 +97,7 @@ export class PgListener {
     this.current = client;
     this.attempt = 0;
     this.status = { up: true };
+    this.wake();
     this.options.onUp?.();
   }
 
@@ -89,6 +105,7 @@ export class PgListener {
     if (client !== this.current) return;
     this.current = undefined;
     this.status = { up: false, reason: 'listener disconnected' };
+    this.options.onDown?.();
     client.removeAllListeners();
     client.on('error', () => undefined);
     void client.end().catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import type { BroadcastTransport, TransportState } from './broadcast-transport.js';
+import { MAX_HELD_MESSAGES, type BroadcastTransport, type TransportState } from './broadcast-transport.js';
 import { PgListener } from './pg-listener.js';
 
 /** The NOTIFY channel every process of an app listens on (channels are per database: an app in its own schema gets its own). */
@@ -39,11 +39,14 @@ interface Outgoing {
  * batch never holds the same text twice). A message over NOTIFY's limit is stored in
  * `portico_event_payload` (migration portico_0003_event_payloads) and announced by its id; every
  * listener reads it back. The connection is a {@link PgListener}: retried with backoff when lost;
- * what was sent meanwhile is not replayed.
+ * what others sent meanwhile is not replayed to it, and what this process sends meanwhile waits
+ * for it (a batch cut by the loss goes again, so it may arrive twice).
  */
 export class PostgresTransport implements BroadcastTransport {
   readonly name = 'postgresql';
   private receive: (text: string) => void = () => undefined;
+  private changed: (up: boolean) => void = () => undefined;
+  private closing = false;
   private reading: Promise<void> = Promise.resolve();
   /** Notifications waiting on `reading` (behind a stored payload's read). */
   private readsPending = 0;
@@ -56,14 +59,23 @@ export class PostgresTransport implements BroadcastTransport {
   private readonly listener: PgListener;
 
   /** `applicationName` names the listening connection in `pg_stat_activity`. */
-  constructor(url: string, schema?: string, applicationName = 'portico-events') {
+  constructor(url: string, schema?: string, applicationName = schema ? `portico-events ${schema}`.slice(0, 63) : 'portico-events') {
     this.channel = eventsChannel(schema);
-    this.listener = new PgListener({ url, ...(schema ? { schema } : {}), channel: this.channel, applicationName, onNotification: (payload, client) => this.arrived(client, payload) });
+    this.listener = new PgListener({
+      url,
+      ...(schema ? { schema } : {}),
+      channel: this.channel,
+      applicationName,
+      onNotification: (payload, client) => this.arrived(client, payload),
+      onUp: () => this.changed(true),
+      onDown: () => this.changed(false),
+    });
   }
 
   /** Not fatal when the server cannot be reached: the app serves without cross-process events and /ready says so until it connects. */
-  start(receive: (text: string) => void): Promise<void> {
+  start(receive: (text: string) => void, changed: (up: boolean) => void): Promise<void> {
     this.receive = receive;
+    this.changed = changed;
     return this.listener.start();
   }
 
@@ -72,13 +84,20 @@ export class PostgresTransport implements BroadcastTransport {
   }
 
   send(text: string): Promise<void> {
+    if (this.closing) return Promise.reject(new Error('the event transport is closed'));
+    if (!this.listener.state().up && this.outgoing.length >= MAX_HELD_MESSAGES) {
+      return Promise.reject(new Error(`the event listener is down and ${MAX_HELD_MESSAGES} messages wait for it; this one is dropped`));
+    }
     return new Promise<void>((resolve, reject) => {
       this.outgoing.push({ text, bytes: Buffer.byteLength(text), resolve, reject });
       if (!this.pumping) this.pumped = this.pump();
     });
   }
 
+  /** Sends what waits while connected; while down, closes the connection first, so what waits is refused. */
   async close(): Promise<void> {
+    this.closing = true;
+    if (!this.listener.state().up) await this.listener.close();
     await this.reading;
     await this.pumped;
     await this.listener.close();
@@ -90,11 +109,21 @@ export class PostgresTransport implements BroadcastTransport {
     try {
       while (this.outgoing.length > 0) {
         const batch = this.nextBatch();
-        try {
-          await this.serially(() => this.sendNow(batch));
-          for (const m of batch) m.resolve();
-        } catch (error) {
-          for (const m of batch) m.reject(error);
+        for (;;) {
+          try {
+            await this.serially(() => this.sendNow(batch));
+            for (const m of batch) m.resolve();
+            break;
+          } catch (error) {
+            // Refused by the server, or closing: the batch fails. Cut by a lost connection: it waits for the next.
+            if (this.closing || !connectionLost(error)) {
+              for (const m of batch) m.reject(error);
+              break;
+            }
+            // A turn of the event loop first: the connection's own end is noticed there.
+            await new Promise((resolve) => setTimeout(resolve, 25));
+            await this.listener.whenUp();
+          }
         }
       }
     } finally {
@@ -158,4 +187,15 @@ export class PostgresTransport implements BroadcastTransport {
       }
     });
   }
+}
+
+/**
+ * Whether a failed statement failed for want of a connection: no connection at all (no code), a
+ * connection exception (SQLSTATE class 08), the server ending the session (57P01-57P03), or a
+ * socket error (Node's errno codes). Anything else is the server's refusal of the statement.
+ */
+function connectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return true;
+  return /^08|^57P0[123]$|^E[A-Z]+$/.test(code);
 }

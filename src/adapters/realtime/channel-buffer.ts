@@ -38,6 +38,11 @@ export class ChannelBuffer {
     return at < 0 ? undefined : events.slice(at + 1);
   }
 
+  /** The id of the newest buffered event, if any. */
+  lastId(): string | undefined {
+    return this.size === 0 ? undefined : (this.ring[(this.start + this.size - 1) % this.capacity] as BufferedEvent).id;
+  }
+
   /** Every buffered event, oldest first. */
   all(): BufferedEvent[] {
     const out: BufferedEvent[] = [];

@@ -1,4 +1,5 @@
 import type { RealtimeListeners } from '../../application/realtime/relay-realtime-events.js';
+import type { BusGap } from '../../ports/event-bus.js';
 import type { RealtimeEvent } from '../../domain/realtime/realtime-event.js';
 import { ChannelBuffer } from './channel-buffer.js';
 import { RealtimeConnection, type ChannelMessage, type ConnectionSink, type DisconnectReason } from './realtime-connection.js';
@@ -106,6 +107,22 @@ export class RealtimeHub implements RealtimeListeners {
     if (!set) return;
     const message: ChannelMessage = { kind: 'event', channel: event.channel, id: event.id, data: event.data };
     for (const connection of [...set]) connection.send(message);
+  }
+
+  /**
+   * The bus may have missed events of other processes. Every buffer is forgotten, so a resume from
+   * before the hole answers a gap rather than replaying a buffer with a hole in it; once the hole
+   * is over (the bus listens again, or a lost message was noticed), every live stream of every
+   * channel gets a gap message carrying the last event id it was sent.
+   */
+  gap(gap: BusGap): void {
+    const lastIds = new Map([...this.buffers].map(([channel, buffer]) => [channel, buffer.lastId()] as const));
+    this.buffers.clear();
+    if (gap.ongoing) return;
+    for (const [channel, set] of this.listeners) {
+      const message: ChannelMessage = { kind: 'gap', channel, lastEventId: lastIds.get(channel) ?? '', reason: gap.reason };
+      for (const connection of [...set]) connection.send(message);
+    }
   }
 
   /** Ends every connection with `reason` (at shutdown) and stops the heartbeats. */

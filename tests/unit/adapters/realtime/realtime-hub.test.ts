@@ -127,6 +127,26 @@ describe('RealtimeHub', () => {
     }
   });
 
+  it("a bus gap forgets every buffer (a resume across it gets a gap); once over, every live stream is sent a gap with its channel's last id", () => {
+    make();
+    const live = new FakeSink();
+    hub.subscribe(hub.connect('ip:1', live)!, 'news');
+    hub.deliver({ channel: 'news', id: 'n1', data: 1 });
+    hub.deliver({ channel: 'news', id: 'n2', data: 2 });
+    hub.gap({ ongoing: true, reason: 'the event bus connection is down' });
+    expect(live.written).toEqual(['event news n1 1', 'event news n2 2']);
+    const resumedDuring = new FakeSink();
+    hub.subscribe(hub.connect('ip:2', resumedDuring)!, 'news', 'n1');
+    expect(resumedDuring.written).toEqual(['gap news n1']);
+    hub.deliver({ channel: 'news', id: 'n3', data: 3 });
+    hub.gap({ ongoing: false, reason: 'the event bus reconnected' });
+    expect(live.written.slice(-2)).toEqual(['event news n3 3', 'gap news n3']);
+    expect(resumedDuring.written.at(-1)).toBe('gap news n3');
+    const resumedAfter = new FakeSink();
+    hub.subscribe(hub.connect('ip:3', resumedAfter)!, 'news', 'n3');
+    expect(resumedAfter.written).toEqual(['gap news n3']);
+  });
+
   it('caps the open connections per caller and frees a slot when one closes', () => {
     make({ maxConnectionsPerCaller: 2 });
     const first = hub.connect('user:1', new FakeSink())!;

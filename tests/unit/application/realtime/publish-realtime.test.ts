@@ -49,7 +49,7 @@ describe('RelayRealtimeEvents', () => {
   it('hands the listeners the well-formed events of declared channels, and stops when told', async () => {
     const bus = new MemoryEventBus();
     const delivered: RealtimeEvent[] = [];
-    const stop = new RelayRealtimeEvents(declared('news'), bus, { deliver: (e) => void delivered.push(e) }).start();
+    const stop = new RelayRealtimeEvents(declared('news'), bus, { deliver: (e) => void delivered.push(e), gap: () => undefined }).start();
     await bus.publish(REALTIME_TOPIC, { channel: 'news', id: 'a', data: 1 });
     await bus.publish(REALTIME_TOPIC, { channel: 'weather', id: 'b', data: 2 });
     await bus.publish(REALTIME_TOPIC, { channel: 'news', data: 3 });
