@@ -6,12 +6,13 @@ export const taskLedger = defineModel('task_ledger', { id: c.id(), job_id: c.int
 /**
  * The app of the task-queue bench and crash test (`portico worker --app dist/bench/tasks-app.js`):
  * task `ledger` writes a ledger row through the store, then waits `payload.ms`; task `noop` does
- * nothing. `TASKS_CONCURRENCY` (default 4) and `TASKS_LEASE_MS` (default 30 s) tune the worker.
+ * nothing. `TASKS_CONCURRENCY` (default 4), `TASKS_LEASE_MS` (default 30 s) and `TASKS_BATCH_SIZE`
+ * (default: the free slots) tune the worker.
  */
 export default function app(database: string): PorticoApp {
   const env = process.env;
   return createApp({ database, models: [taskLedger], autoMigrate: true, logRequests: false }).use(
-    tasks({ concurrency: Number(env.TASKS_CONCURRENCY ?? 4), leaseMs: Number(env.TASKS_LEASE_MS ?? 30_000) })
+    tasks({ concurrency: Number(env.TASKS_CONCURRENCY ?? 4), leaseMs: Number(env.TASKS_LEASE_MS ?? 30_000), ...(env.TASKS_BATCH_SIZE ? { batchSize: Number(env.TASKS_BATCH_SIZE) } : {}) })
       .define<{ ms?: number }>('ledger', async ({ ms }, ctx) => {
         await ctx.store.insert('task_ledger', { job_id: ctx.job.id, pid: process.pid });
         if (ms) await new Promise((resolve) => setTimeout(resolve, ms));

@@ -18,6 +18,9 @@ commands:
   createsuperuser  create a staff superuser (--username, --email; --no-input reads $PORTICO_SUPERUSER_PASSWORD)
   clearsessions    remove expired sessions
   worker           run the app's tasks until SIGTERM or SIGINT (--grace-ms, default 10000)
+  jobs list        the newest jobs first (--state, --queue, --limit; default 50)
+  jobs retry <id>  run a dead job again, with fresh attempts
+  jobs cancel <id> end a job that has not started (queued, or waiting for a retry)
 
 options:
   --app        a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
@@ -126,6 +129,9 @@ const OPTIONS = {
   username: { type: 'string' },
   email: { type: 'string' },
   'grace-ms': { type: 'string' },
+  state: { type: 'string' },
+  queue: { type: 'string' },
+  limit: { type: 'string' },
   plan: { type: 'boolean' },
   list: { type: 'boolean' },
   check: { type: 'boolean' },
@@ -135,7 +141,7 @@ const OPTIONS = {
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker']);
+const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker', 'jobs']);
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -145,8 +151,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!command || !COMMANDS.has(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
-  // The tasks() plugin runs its worker in this process whatever the app's own default.
-  if (command === 'worker') process.env.PORTICO_TASK_WORKER = '1';
+  // The tasks() plugin runs its worker in this process whatever the app's own default; never for `jobs`.
+  if (command === 'worker' || command === 'jobs') process.env.PORTICO_TASK_WORKER = command === 'worker' ? '1' : '0';
   const app = await loadApp(values.app, values.db ?? process.env.DATABASE_URL);
   if (values['create-db']) app.createDatabaseIfMissing();
   const folder = app.migrationsFolder;
@@ -154,6 +160,7 @@ async function main(argv: string[]): Promise<number> {
   // An app without a migrations folder of its own uses the one given (or ./migrations, once it exists).
   if (values.dir !== undefined || (folder === undefined && existsSync(resolve(dir)))) await app.useMigrations(resolve(dir));
   if (command === 'worker') return work(app, Number(values['grace-ms'] ?? 10_000));
+  if (command === 'jobs') return jobs(app, positionals.slice(1), values);
   try {
     // makemigrations reads the models; it opens the database only when it needs the ledger.
     if (command === 'makemigrations') await app.prepare();
@@ -178,6 +185,28 @@ async function main(argv: string[]): Promise<number> {
         }
         return await migrate(app, values);
     }
+  } finally {
+    await app.close();
+  }
+}
+
+/** `portico jobs list|retry|cancel`: the app's task queue, read and changed through `app.tasks`. */
+async function jobs(app: PorticoApp, [action, id]: string[], values: Values): Promise<number> {
+  if (action !== 'list' && action !== 'retry' && action !== 'cancel') throw new UsageError(`jobs takes list, retry <id> or cancel <id>${action ? `, not ${JSON.stringify(action)}` : ''}`);
+  const jobId = Number(id);
+  if (action !== 'list' && !(Number.isInteger(jobId) && jobId > 0)) throw new UsageError(`jobs ${action} takes a job id, got ${JSON.stringify(id ?? '')}`);
+  const limit = values.limit === undefined ? undefined : Number(values.limit);
+  await app.start();
+  try {
+    if (action === 'retry' || action === 'cancel') {
+      const done = action === 'retry' ? await app.tasks.retry(jobId) : await app.tasks.cancel(jobId);
+      console.log(done ? `job ${jobId}: ${action === 'retry' ? 'queued again' : 'cancelled'}` : `job ${jobId}: not ${action === 'retry' ? 'dead' : 'waiting to run'} (see portico jobs list)`);
+      return done ? 0 : 1;
+    }
+    const found = await app.tasks.list({ ...(values.state ? { state: values.state as never } : {}), ...(values.queue ? { queue: values.queue } : {}), ...(limit !== undefined ? { limit } : {}) });
+    console.log(['id', 'name', 'queue', 'state', 'attempts', 'run at', 'last error'].join('\t'));
+    for (const j of found) console.log([j.id, j.name, j.queue, j.state, `${j.attempts}/${j.maxAttempts}`, j.runAt.toISOString(), j.lastError ?? ''].join('\t'));
+    return 0;
   } finally {
     await app.close();
   }

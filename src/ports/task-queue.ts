@@ -18,6 +18,8 @@ export interface Job {
   readonly lastError: string | null;
   readonly createdAt: Date;
   readonly finishedAt: Date | null;
+  /** What the running attempt's handler last reported (0-100), null before it reports; a claim clears it. */
+  readonly progress: number | null;
 }
 
 /** A job to write. */
@@ -46,6 +48,13 @@ export interface Claimed {
   readonly jobs: Job[];
 }
 
+/** Which jobs `list` returns. */
+export interface JobFilter {
+  readonly state?: JobState;
+  readonly queue?: string;
+  readonly limit: number;
+}
+
 /** Job counts by queue and state. */
 export interface QueueStats {
   readonly queues: Readonly<Record<string, Partial<Record<JobState, number>>>>;
@@ -62,6 +71,8 @@ export interface QueueStats {
 export interface TaskQueue {
   /** Writes a job, on `tx` when given (it then exists iff that transaction commits). */
   enqueue(job: NewJob, tx?: RecordStore): Promise<Enqueued>;
+  /** Writes jobs without unique keys in one statement (on `tx` when given: all or none) and returns their ids in order. */
+  enqueueMany(jobs: readonly NewJob[], tx?: RecordStore): Promise<number[]>;
   /** Claims up to `limit` due jobs of `queue` (highest priority, then earliest `runAt`), leased to `owner` until `leaseUntil`. */
   claim(queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Job[]>;
   /** Extends the leases of `ids` still held by `owner`; returns the ids it still holds. */
@@ -91,4 +102,10 @@ export interface TaskQueue {
   retry(id: number, now: Date): Promise<boolean>;
   /** One job by id, or null. */
   get(id: number): Promise<Job | null>;
+  /** The newest jobs first (by id), of `state` and `queue` when given, at most `limit`. */
+  list(filter: JobFilter): Promise<Job[]>;
+  /** Stores the progress of a job `owner` holds; false when it no longer holds it. */
+  progress(id: number, owner: string, value: number): Promise<boolean>;
+  /** Ends a job that has not started (queued, or waiting for a retry) as `dead` with the error `cancelled`; false for any other. */
+  cancel(id: number, now: Date): Promise<boolean>;
 }

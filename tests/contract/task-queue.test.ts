@@ -18,7 +18,7 @@ interface Fixture {
   readonly definitions: Map<string, TaskDefinition>;
   readonly tasks: Tasks;
   define(name: string, handler: TaskHandler, options?: TaskOptions): void;
-  worker(options?: { concurrency?: number; leaseMs?: number; owner?: string }): TaskWorker;
+  worker(options?: { concurrency?: number; leaseMs?: number; owner?: string; batchSize?: number }): TaskWorker;
   job(id: number): Promise<Job>;
 }
 
@@ -48,6 +48,7 @@ async function open(backend: Backend): Promise<Fixture> {
         logger: silent,
         definitions,
         concurrency: new Map([['default', options.concurrency ?? 4]]),
+        ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
         owner: options.owner ?? 'worker-1',
         pollMs: 20,
         leaseMs: options.leaseMs ?? 30_000,
@@ -134,6 +135,88 @@ function taskQueueContract(backend: Backend): void {
     const second = (await f.queue.databaseTime()).getTime();
     expect(Math.abs(first - before)).toBeLessThan(2000);
     expect(second).toBeGreaterThan(first);
+  }));
+
+  it('TQ-1d MUST enqueue many jobs in one statement on the caller transaction: all roll back together, or all are written in order', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    const n = backend === 'memory' ? 500 : 10_000;
+    const payloads = Array.from({ length: n }, (_, i) => ({ i }));
+    const knex = f.t.db.sql?.knex;
+    let statements = 0;
+    const count = () => void statements++;
+    knex?.on('query', count);
+    await expect(
+      f.t.db.store.transaction(async (tx) => {
+        expect(await f.tasks.enqueueMany('noop', payloads, { tx })).toHaveLength(n);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    knex?.off('query', count);
+    if (knex) expect(statements).toBe(3); // BEGIN, the insert, ROLLBACK
+    expect((await f.tasks.stats()).queues).toEqual({});
+    const ids = await f.t.db.store.transaction((tx) => f.tasks.enqueueMany('noop', payloads, { tx, priority: 3 }));
+    expect(ids).toHaveLength(n);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    expect((await f.tasks.stats()).queues).toEqual({ default: { queued: n } });
+    expect(await f.job(ids[0] as number)).toMatchObject({ name: 'noop', payload: { i: 0 }, priority: 3, state: 'queued' });
+    expect((await f.job(ids[n - 1] as number)).payload).toEqual({ i: n - 1 });
+    await expect(f.tasks.enqueueMany('noop', [{}], { queue: 'nowhere' })).rejects.toMatchObject({ code: 'invalid_input' });
+  }));
+
+  it('TQ-1e MUST list jobs newest first by state and queue, and cancel only a job that has not started', withFixture(async (f) => {
+    f.define('noop', () => undefined);
+    f.define('report', () => undefined, { queue: 'reports' });
+    const { id: first } = await f.tasks.enqueue('noop', { n: 1 });
+    const { id: second } = await f.tasks.enqueue('report', { n: 2 });
+    const { id: third } = await f.tasks.enqueue('noop', { n: 3 });
+    expect((await f.tasks.list()).map((j) => j.id)).toEqual([third, second, first]);
+    expect((await f.tasks.list({ queue: 'reports' })).map((j) => j.id)).toEqual([second]);
+    expect((await f.tasks.list({ limit: 1 })).map((j) => j.id)).toEqual([third]);
+    await expect(f.tasks.list({ state: 'lost' as never })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(f.tasks.list({ limit: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(await f.tasks.cancel(third)).toBe(true);
+    expect(await f.job(third)).toMatchObject({ state: 'dead', lastError: 'cancelled' });
+    expect(await f.tasks.cancel(third)).toBe(false);
+    expect((await f.tasks.list({ state: 'dead' })).map((j) => j.id)).toEqual([third]);
+    const claimed = await f.queue.claim('default', 1, 'w', f.t.clock.now(), new Date(f.t.clock.now().getTime() + 30_000));
+    expect(claimed.map((j) => j.id)).toEqual([first]);
+    expect(await f.tasks.cancel(first)).toBe(false); // running: it finishes, or its lease expires
+    expect(await f.job(first)).toMatchObject({ state: 'running' });
+    expect(await f.tasks.retry(third)).toBe(true);
+    expect(await f.job(third)).toMatchObject({ state: 'queued', attempts: 0 });
+  }));
+
+  it('TQ-1f MUST store a running job\'s progress as its handler reports it, refuse one outside 0-100, and clear it at the next claim', withFixture(async (f) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const refused: unknown[] = [];
+    let runs = 0;
+    f.define('long', async (_payload, ctx) => {
+      // The first attempt reports and fails; the second reports nothing.
+      if (++runs > 1) return;
+      await ctx.progress(40);
+      await ctx.progress(150).catch((error: unknown) => void refused.push(error));
+      await held;
+      throw new Error('fail once');
+    }, { retries: 1, backoff: { baseMs: 1 } });
+    const { id } = await f.tasks.enqueue('long', {});
+    expect(await f.job(id)).toMatchObject({ progress: null });
+    const worker = f.worker();
+    worker.start();
+    try {
+      await waitFor(async () => (await f.job(id)).progress === 40, 'the progress');
+      expect(await f.job(id)).toMatchObject({ state: 'running', progress: 40 });
+      expect(refused).toEqual([expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/from 0 to 100, got 150/) })]);
+      release();
+      await waitFor(async () => (await f.job(id)).state === 'failed', 'the failed attempt');
+      f.t.clock.advance(60_000);
+      worker.wake();
+      await waitFor(async () => (await f.job(id)).state === 'succeeded', 'the second attempt');
+      expect(await f.job(id)).toMatchObject({ attempts: 2, progress: null });
+    } finally {
+      release();
+      await worker.stop(1000);
+    }
   }));
 
   it('TQ-2 MUST not claim a delayed job before its time, and MUST claim higher priorities first', withFixture(async (f) => {
@@ -324,6 +407,51 @@ function taskQueueContract(backend: Backend): void {
     const perJob = backend === 'postgresql' ? 1 : 2;
     expect(beforeLast).toBeGreaterThan(0);
     expect(beforeLast).toBeLessThanOrEqual(30 + 29 * (perJob - 1) + 2);
+  }));
+
+  it('TQ-11 MUST claim up to batchSize jobs per round trip, run them at the concurrency, renew the waiting ones and release them at stop', withFixture(async (f) => {
+    const knex = f.t.db.sql?.knex;
+    let claims = 0;
+    const count = (q: { sql: string }) => void (/"state" = 'running', "attempts" = "attempts" \+ 1/.test(q.sql) && claims++);
+    let running = 0;
+    let most = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    f.define('job', async (payload) => {
+      most = Math.max(most, ++running);
+      if ((payload as { i: number }).i === 0) await gate;
+      running--;
+    });
+    await f.tasks.enqueueMany('job', Array.from({ length: 30 }, (_, i) => ({ i })));
+    knex?.on('query', count);
+    const worker = f.worker({ concurrency: 2, batchSize: 10 });
+    worker.start();
+    try {
+      // Job 0 holds a slot: the other slot works through the batch it claimed with it.
+      await waitFor(async () => (await f.tasks.stats()).queues['default']?.succeeded === 29, 'all jobs but the held one');
+      expect(most).toBeLessThanOrEqual(2);
+      if (knex) expect(claims).toBeLessThanOrEqual(5); // 29 jobs in batches of 10, not one claim per job
+      release();
+      await waitFor(async () => (await f.tasks.stats()).queues['default']?.succeeded === 30, 'the held job');
+    } finally {
+      release();
+      await worker.stop(1000);
+      knex?.off('query', count);
+    }
+    // A batch still waiting at stop goes back uncounted.
+    await f.tasks.enqueueMany('job', [{ i: 0 }, { i: 1 }, { i: 2 }]);
+    let released!: () => void;
+    const held = new Promise<void>((resolve) => (released = resolve));
+    f.define('job', async () => held);
+    const second = f.worker({ concurrency: 1, batchSize: 3 });
+    second.start();
+    await waitFor(async () => (await f.tasks.stats()).queues['default']?.running === 3, 'the batch claimed');
+    const stopped = second.stop(50);
+    released();
+    await stopped;
+    const states = (await f.tasks.list({ limit: 3 })).map((j) => [j.state, j.attempts]);
+    expect(states.filter(([state]) => state === 'queued')).toHaveLength(2);
+    expect(states.filter(([state]) => state === 'queued').every(([, attempts]) => attempts === 0)).toBe(true);
   }));
 }
 

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import appOf from '../../bench/tasks-app.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { startNode, stop } from '../support/spawn-node.js';
+import { startWithoutWorker } from '../support/without-worker.js';
 
 const pg = await postgresAvailable();
 
@@ -15,13 +16,7 @@ describe.skipIf(!pg)('task workers with a skewed clock, on PostgreSQL', () => {
   afterAll(() => schema.drop());
 
   it('a worker 40 s ahead neither steals a running job nor runs a delayed one early', { timeout: 90_000 }, async () => {
-    process.env.PORTICO_TASK_WORKER = '0';
-    const app = appOf(schema.url);
-    try {
-      await app.start();
-    } finally {
-      delete process.env.PORTICO_TASK_WORKER;
-    }
+    const app = await startWithoutWorker(() => appOf(schema.url));
     const knex = app.db.sql!.knex;
     const args = ['bin/portico.js', 'worker', '--app', 'dist/bench/tasks-app.js', '--db', schema.url];
     const env = { TASKS_CONCURRENCY: '1' };

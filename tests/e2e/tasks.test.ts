@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient as createSseClient } from 'graphql-sse';
 import { afterAll, describe, expect, it } from 'vitest';
+import appOfTasks from '../../bench/tasks-app.js';
 import { buildReferenceApp } from '../../examples/reference/app.js';
-import { createApp, health, MemoryMailer, tasks, type MailMessage, type PorticoApp } from '../../src/index.js';
+import { createApp, health, MemoryMailer, tasks, type MailMessage } from '../../src/index.js';
 import { HttpClient } from '../support/http-client.js';
 import { ManualClock } from '../support/open-test-database.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { startReference } from '../support/reference-server.js';
-import { startNode, stop } from '../support/spawn-node.js';
+import { runNode, startNode, stop } from '../support/spawn-node.js';
+import { startWithoutWorker } from '../support/without-worker.js';
 
 const pg = await postgresAvailable();
 const tmp = mkdtempSync(join(tmpdir(), 'portico-tasks-'));
@@ -75,6 +77,35 @@ describe('task retries on the reference app', () => {
       expect((await app.tasks.get(job!.id))?.attempts).toBe(2);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('sub-second delays', () => {
+  it.each(backends)('%s: a retry due in 200 ms and a job delayed by 300 ms run then, not at the next poll (pollMs 60 s)', async (backend) => {
+    const dir = mkdtempSync(join(tmp, 'subsecond-'));
+    const database = backend === 'sqlite' ? `sqlite:${join(dir, 'app.db')}` : undefined;
+    if (!database && !pg) return;
+    const { freshPgSchema } = await import('../support/postgres.js');
+    const schema = database ? undefined : freshPgSchema();
+    let attempts = 0;
+    const app = createApp({ database: database ?? (schema?.url as string), autoMigrate: true, logRequests: false }).use(
+      tasks({ worker: true, pollMs: 60_000 })
+        .define('flaky', () => {
+          if (++attempts === 1) throw new Error('first attempt fails');
+        }, { retries: 1, backoff: { baseMs: 200 } })
+        .define('later', () => undefined),
+    );
+    await app.start();
+    try {
+      // The worker's first look finds nothing; only a timer at the due time can run these before the 60 s poll.
+      const { id: flaky } = await app.tasks.enqueue('flaky', {});
+      const { id: later } = await app.tasks.enqueue('later', {}, { delay: 300 });
+      await waitFor(async () => (await app.tasks.get(flaky))?.state === 'succeeded' && (await app.tasks.get(later))?.state === 'succeeded', 'both jobs', 10_000);
+      expect(await app.tasks.get(flaky)).toMatchObject({ attempts: 2 });
+    } finally {
+      await app.close();
+      await schema?.drop();
     }
   });
 });
@@ -163,14 +194,7 @@ describe('periodic tasks', () => {
 describe('portico worker', () => {
   it('runs the jobs of an app in a separate process and stops on SIGTERM', async () => {
     const db = `sqlite:${join(tmp, 'worker.db')}`;
-    process.env.PORTICO_TASK_WORKER = '0';
-    let app: PorticoApp;
-    try {
-      app = buildReferenceApp({ database: db, logRequests: false, env: { THROTTLE: 'off' }, mailer: new MemoryMailer() });
-      await app.start();
-    } finally {
-      delete process.env.PORTICO_TASK_WORKER;
-    }
+    const app = await startWithoutWorker(() => buildReferenceApp({ database: db, logRequests: false, env: { THROTTLE: 'off' }, mailer: new MemoryMailer() }));
     try {
       const { id } = await app.store.transaction((tx) => app.tasks.enqueueIn(tx, 'send_welcome', { user_id: 1 }));
       await new Promise((r) => setTimeout(r, 300));
@@ -186,4 +210,39 @@ describe('portico worker', () => {
       await app.close();
     }
   });
+});
+
+describe('portico jobs', () => {
+  it('lists the newest jobs, cancels one that waits, retries a dead one, and refuses a bad state or id', async () => {
+    const db = `sqlite:${join(tmp, 'jobs.db')}`;
+    const app = await startWithoutWorker(() => appOfTasks(db));
+    const cli = (...args: string[]) => runNode(['bin/portico.js', 'jobs', ...args, '--app', 'dist/bench/tasks-app.js', '--db', db]);
+    try {
+      const [first, second] = await app.tasks.enqueueMany('noop', [{}, {}]);
+      let run = await cli('list');
+      expect(run.code).toBe(0);
+      const lines = run.stdout.trim().split('\n');
+      expect(lines[0]).toBe('id\tname\tqueue\tstate\tattempts\trun at\tlast error');
+      expect(lines.slice(1).map((line) => line.split('\t').slice(0, 5))).toEqual([
+        [String(second), 'noop', 'default', 'queued', '0/4'],
+        [String(first), 'noop', 'default', 'queued', '0/4'],
+      ]);
+      run = await cli('cancel', String(second));
+      expect(run).toMatchObject({ code: 0, stdout: `job ${second}: cancelled\n` });
+      expect(await app.tasks.get(second as number)).toMatchObject({ state: 'dead', lastError: 'cancelled' });
+      expect((await cli('cancel', String(second))).code).toBe(1);
+      expect((await cli('list', '--state', 'dead')).stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual([String(second)]);
+      run = await cli('retry', String(second));
+      expect(run).toMatchObject({ code: 0, stdout: `job ${second}: queued again\n` });
+      expect(await app.tasks.get(second as number)).toMatchObject({ state: 'queued' });
+      run = await cli('list', '--state', 'lost');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/no job state "lost"/);
+      run = await cli('cancel', 'x');
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/jobs cancel takes a job id/);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });

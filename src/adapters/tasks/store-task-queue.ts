@@ -2,7 +2,7 @@ import type { Row } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { UNFINISHED_STATES, type JobState } from '../../domain/tasks/task-policy.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import type { Claimed, Enqueued, Job, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
+import type { Claimed, Enqueued, Job, JobFilter, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
 
 const T = 'task_row';
 const is = (column: string, value: Row[string]): Condition => ({ column, op: 'eq', value });
@@ -29,21 +29,15 @@ export class StoreTaskQueue implements TaskQueue {
         const [taken] = await s.find(T, { where: { all: scope }, orderBy: [{ column: 'id', direction: 'desc' }], limit: 1 });
         if (taken) return { id: Number(taken['id']), created: false };
       }
-      const row = await s.insert(T, {
-        name: job.name,
-        queue: job.queue,
-        payload: (job.payload ?? null) as Row[string],
-        state: 'queued',
-        priority: job.priority,
-        attempts: 0,
-        max_attempts: job.maxAttempts,
-        run_at: job.runAt,
-        unique_key: job.uniqueKey ?? null,
-        created_at: job.createdAt,
-      });
+      const row = await s.insert(T, rowOf(job));
       return { id: Number(row['id']), created: true };
     };
     return tx ? write(tx) : this.store.transaction(write);
+  }
+
+  async enqueueMany(jobs: readonly NewJob[], tx?: RecordStore): Promise<number[]> {
+    const rows = jobs.map(rowOf);
+    return (await (tx ?? this.store).insertMany(T, rows)).map((row) => Number(row['id']));
   }
 
   claim(queue: string, limit: number, owner: string, now: Date, leaseUntil: Date): Promise<Job[]> {
@@ -55,7 +49,7 @@ export class StoreTaskQueue implements TaskQueue {
       });
       const out: Job[] = [];
       for (const r of due) {
-        const row = await tx.update(T, r['id'] ?? null, { state: 'running', attempts: Number(r['attempts']) + 1, lease_until: leaseUntil, locked_by: owner });
+        const row = await tx.update(T, r['id'] ?? null, { state: 'running', attempts: Number(r['attempts']) + 1, progress: null, lease_until: leaseUntil, locked_by: owner });
         if (row) out.push(decode(row));
       }
       return out;
@@ -154,10 +148,41 @@ export class StoreTaskQueue implements TaskQueue {
     });
   }
 
+  async list(filter: JobFilter): Promise<Job[]> {
+    const terms: Condition[] = [...(filter.state !== undefined ? [is('state', filter.state)] : []), ...(filter.queue !== undefined ? [is('queue', filter.queue)] : [])];
+    const rows = await this.store.find(T, { ...(terms.length ? { where: { all: terms } } : {}), orderBy: [{ column: 'id', direction: 'desc' }], limit: filter.limit });
+    return rows.map(decode);
+  }
+
+  async progress(id: number, owner: string, value: number): Promise<boolean> {
+    return (await this.store.updateWhere(T, held(id, owner), { progress: value })).length > 0;
+  }
+
+  async cancel(id: number, now: Date): Promise<boolean> {
+    const stopped = await this.store.updateWhere(T, { all: [is('id', id), { column: 'state', op: 'in', value: ['queued', 'failed'] }] }, { state: 'dead', last_error: 'cancelled', finished_at: now, locked_by: null, lease_until: null });
+    return stopped.length > 0;
+  }
+
   async get(id: number): Promise<Job | null> {
     const row = await this.store.getById(T, id);
     return row ? decode(row) : null;
   }
+}
+
+/** The row of a new job, waiting to run. */
+function rowOf(job: NewJob): Row {
+  return {
+    name: job.name,
+    queue: job.queue,
+    payload: (job.payload ?? null) as Row[string],
+    state: 'queued',
+    priority: job.priority,
+    attempts: 0,
+    max_attempts: job.maxAttempts,
+    run_at: job.runAt,
+    unique_key: job.uniqueKey ?? null,
+    created_at: job.createdAt,
+  };
 }
 
 function decode(r: Row): Job {
@@ -177,5 +202,6 @@ function decode(r: Row): Job {
     lastError: r['last_error'] === null || r['last_error'] === undefined ? null : String(r['last_error']),
     createdAt: date(r['created_at']) as Date,
     finishedAt: date(r['finished_at']),
+    progress: r['progress'] === null || r['progress'] === undefined ? null : Number(r['progress']),
   };
 }

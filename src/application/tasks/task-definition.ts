@@ -17,6 +17,8 @@ export interface TaskContext {
   readonly signal: AbortSignal;
   /** The job being run. */
   readonly job: { readonly id: number; readonly name: string; readonly queue: string };
+  /** Stores how far this attempt has got, an integer from 0 to 100, on the job (`Job.progress`). */
+  progress(percent: number): Promise<void>;
 }
 
 /** A task's code: throw (or reject) to fail the attempt. */

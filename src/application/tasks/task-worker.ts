@@ -1,3 +1,4 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
 import { retryDelayMs, storableError } from '../../domain/tasks/task-policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
@@ -9,10 +10,16 @@ export interface TaskWorkerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly definitions: ReadonlyMap<string, TaskDefinition>;
-  /** The handler context of one attempt (store, mailer, events, logger). */
-  readonly context: (job: Job, signal: AbortSignal) => TaskContext;
+  /** The handler context of one attempt (store, mailer, events, logger); the worker adds `progress`. */
+  readonly context: (job: Job, signal: AbortSignal) => Omit<TaskContext, 'progress'>;
   /** Jobs run at once, per queue; a queue not listed is not worked on. */
   readonly concurrency: ReadonlyMap<string, number>;
+  /**
+   * Jobs one claim may take per queue (default: the free slots). Above the concurrency, the extra
+   * jobs wait leased in this worker (renewed, released at stop) and start as slots free, so a
+   * drain of short jobs costs a round trip per batch, not per job.
+   */
+  readonly batchSize?: number;
   /** This worker's name in `locked_by` (unique per process). */
   readonly owner: string;
   /** How long a claim holds a job; renewed every third of it while the job runs (default 30 s). */
@@ -39,6 +46,8 @@ interface Running {
  */
 export class TaskWorker {
   private readonly running = new Map<number, Running>();
+  /** Claimed jobs waiting for a free slot, per queue (with `batchSize` above the concurrency). */
+  private readonly waiting = new Map<string, Job[]>();
   private readonly released = new Set<number>();
   private readonly waiters = new Set<() => void>();
   private readonly recording = new Set<Promise<void>>();
@@ -85,6 +94,17 @@ export class TaskWorker {
     for (const waiter of [...this.waiters]) waiter();
   }
 
+  /**
+   * Looks for due jobs at `at` too (a retry or a delayed job due before the next poll), so a delay
+   * under the poll interval is kept, not rounded up to it. Real time from the clock's reading.
+   */
+  wakeAt(at: Date): void {
+    const ms = at.getTime() - this.deps.clock.now().getTime();
+    if (this.stopping || ms >= (this.deps.pollMs ?? 1000)) return;
+    const timer = setTimeout(() => this.wake(), Math.max(0, ms) + 1);
+    timer.unref();
+  }
+
   /** Ids of the jobs running in this worker. */
   runningIds(): number[] {
     return [...this.running.keys()];
@@ -104,6 +124,7 @@ export class TaskWorker {
     await Promise.all([...this.recording]);
     if (this.done.length > 0) this.deps.logger.error({ jobs: this.done }, 'tasks: could not record finished jobs at shutdown; their leases will expire and they will run again');
     clearInterval(this.renewTimer);
+    await this.releaseWaiting();
     const left = [...this.running.values()];
     if (left.length === 0) return;
     for (const r of left) {
@@ -118,16 +139,32 @@ export class TaskWorker {
     }
   }
 
+  /** Puts back the claimed jobs that never started (their attempt uncounted). */
+  private async releaseWaiting(): Promise<void> {
+    const ids = [...this.waiting.values()].flat().map((job) => job.id);
+    this.waiting.clear();
+    if (ids.length === 0) return;
+    try {
+      await this.deps.queue.release(ids, this.deps.owner);
+    } catch (err) {
+      this.deps.logger.error({ err, jobs: ids }, 'tasks: could not release claimed jobs at shutdown; their leases will expire');
+    }
+  }
+
   private async loop(queue: string, concurrency: number): Promise<void> {
     while (!this.stopping) {
       const seen = this.wakes;
       try {
         await this.housekeeping();
-        const free = concurrency - [...this.running.values()].filter((r) => r.job.queue === queue).length;
+        let free = concurrency - [...this.running.values()].filter((r) => r.job.queue === queue).length;
+        const waiting = this.waiting.get(queue) ?? [];
+        for (; free > 0 && waiting.length > 0; free--) this.launch(waiting.shift() as Job);
         if (free > 0) {
-          const jobs = await this.claim(queue, free);
-          for (const job of jobs) this.launch(job);
-          if (jobs.length > 0 && jobs.length === free) continue;
+          const limit = Math.max(free, this.deps.batchSize ?? 0);
+          const jobs = await this.claim(queue, limit);
+          for (const job of jobs.slice(0, free)) this.launch(job);
+          if (jobs.length > free) this.waiting.set(queue, jobs.slice(free));
+          if (jobs.length > 0 && jobs.length === limit) continue;
         }
       } catch (err) {
         this.deps.logger.error({ err, queue }, 'tasks: claiming failed; retrying');
@@ -215,7 +252,8 @@ export class TaskWorker {
     const def = this.deps.definitions.get(job.name);
     try {
       if (!def) throw new Error(`no task named ${job.name} is defined in this process`);
-      await withTimeout(() => def.handler(job.payload, this.deps.context(job, abort.signal)), def.timeoutMs, abort);
+      const context: TaskContext = { ...this.deps.context(job, abort.signal), progress: (percent) => this.progress(job, percent) };
+      await withTimeout(() => def.handler(job.payload, context), def.timeoutMs, abort);
       if (this.released.has(job.id)) return;
       // Recorded without holding the slot, by the claim this finish triggers (one statement for
       // both on PostgreSQL) or by a flush; `stop` records what is left before releasing anything.
@@ -229,8 +267,17 @@ export class TaskWorker {
       const retryAt = last ? null : new Date(now.getTime() + retryDelayMs(job.attempts, def?.backoff ?? {}, this.deps.random01 ?? Math.random));
       const message = storableError(error);
       await queue.fail(job.id, owner, message, retryAt, now);
+      if (retryAt) this.wakeAt(retryAt);
       logger[last ? 'error' : 'warn']({ job: job.id, task: job.name, attempt: job.attempts, error: message, ...(retryAt ? { retryAt } : {}) }, last ? 'tasks: job is dead' : 'tasks: attempt failed');
     }
+  }
+
+  /** Stores a running job's progress; a job whose lease was lost is told nothing back (the write is refused, and logged). */
+  private async progress(job: Job, percent: number): Promise<void> {
+    if (!Number.isInteger(percent) || percent < 0 || percent > 100) {
+      throw new DomainError('invalid_input', `tasks: progress takes an integer from 0 to 100, got ${String(percent)}`, [{ field: 'progress', message: 'an integer from 0 to 100' }]);
+    }
+    if (!(await this.deps.queue.progress(job.id, this.deps.owner, percent))) this.deps.logger.warn({ job: job.id }, 'tasks: progress of a job whose lease was lost');
   }
 
   /** Tracks outcomes being written, so that `stop` can wait for them; a failure is logged (the next claim tries again; the lease may expire first). */
@@ -242,7 +289,7 @@ export class TaskWorker {
   }
 
   private async renew(): Promise<void> {
-    const ids = [...this.running.keys()].filter((id) => !this.released.has(id));
+    const ids = [...[...this.running.keys()].filter((id) => !this.released.has(id)), ...[...this.waiting.values()].flat().map((job) => job.id)];
     if (ids.length === 0) return;
     try {
       const held = new Set(await this.deps.queue.renew(ids, this.deps.owner, new Date(this.deps.clock.now().getTime() + this.leaseMs)));
@@ -251,6 +298,8 @@ export class TaskWorker {
         this.released.add(id);
         this.running.get(id)?.abort.abort(new Error('the lease of this job was lost'));
       }
+      // A claimed job that lost its lease before it started is another worker's now.
+      for (const [queue, jobs] of this.waiting) this.waiting.set(queue, jobs.filter((job) => held.has(job.id)));
     } catch (err) {
       this.deps.logger.warn({ err }, 'tasks: renewing leases failed');
     }

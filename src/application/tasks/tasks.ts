@@ -2,7 +2,8 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import type { Enqueued, Job, QueueStats, TaskQueue } from '../../ports/task-queue.js';
+import type { Enqueued, Job, JobFilter, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
+import { JOB_STATES } from '../../domain/tasks/task-policy.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** The topic an enqueue publishes on (after the commit, inside a transaction) so workers look at once. */
@@ -30,8 +31,17 @@ export interface EnqueueOptions {
 export interface TaskClient {
   /** Enqueues a job of a defined task; resolves with its id (`created` false when the unique key was taken). */
   enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<Enqueued>;
+  /**
+   * Enqueues one job of task `name` per payload, in one statement (on `options.tx` when given:
+   * all or none); resolves with their ids in order. No unique keys: use `enqueue` for those.
+   */
+  enqueueMany(name: string, payloads: readonly unknown[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
   /** `enqueue` on a transaction: the job is written iff `tx` commits. */
   enqueueIn(tx: RecordStore, name: string, payload?: unknown, options?: Omit<EnqueueOptions, 'tx'>): Promise<Enqueued>;
+  /** The newest jobs first, of a state and queue when given (default limit 50, at most 1000). */
+  list(filter?: Partial<JobFilter>): Promise<Job[]>;
+  /** Ends a job that has not started (queued, or waiting for a retry) as `dead`, error `cancelled`; false for any other. */
+  cancel(id: number): Promise<boolean>;
   /** Job counts per queue and state, and the number of failures (waiting for a retry or dead). */
   stats(): Promise<QueueStats>;
   /** Queues a dead job again with fresh attempts; false when it is not dead. */
@@ -60,6 +70,22 @@ export class Tasks implements TaskClient {
   ) {}
 
   async enqueue(name: string, payload: unknown = {}, options: EnqueueOptions = {}): Promise<Enqueued> {
+    const job = this.job(name, payload, options);
+    const done = await this.deps.queue.enqueue(job, options.tx);
+    if (done.created) await this.deps.events.publish(TASKS_TOPIC, { queue: job.queue, runAt: job.runAt.getTime(), origin: this.deps.origin });
+    return done;
+  }
+
+  async enqueueMany(name: string, payloads: readonly unknown[], options: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'> = {}): Promise<number[]> {
+    if ('uniqueKey' in options) throw new DomainError('invalid_input', 'tasks: enqueueMany takes no uniqueKey (enqueue each job that needs one)', [{ field: 'uniqueKey', message: 'not taken by enqueueMany' }]);
+    const jobs = payloads.map((payload) => this.job(name, payload, options));
+    const ids = await this.deps.queue.enqueueMany(jobs, options.tx);
+    if (ids.length > 0) await this.deps.events.publish(TASKS_TOPIC, { queue: jobs[0]?.queue, runAt: jobs[0]?.runAt.getTime(), origin: this.deps.origin });
+    return ids;
+  }
+
+  /** The job to write for `name`, checked: a defined task, on a queue some worker serves. */
+  private job(name: string, payload: unknown, options: EnqueueOptions): NewJob {
     const def = this.deps.definitions.get(name);
     if (!def) throw new Error(`tasks: no task named ${JSON.stringify(name)} is defined (tasks().define(name, handler))`);
     const now = this.deps.clock.now();
@@ -69,7 +95,7 @@ export class Tasks implements TaskClient {
       const served = [...this.deps.queues].sort().join(', ');
       throw new DomainError('invalid_input', `tasks: no worker serves the queue "${queue}" (served: ${served}); declare it with define(name, handler, { queue }) or tasks({ concurrency: { ${JSON.stringify(queue)}: n } })`, [{ field: 'queue', message: 'no worker serves it' }]);
     }
-    const job = {
+    return {
       name,
       queue,
       payload,
@@ -79,9 +105,6 @@ export class Tasks implements TaskClient {
       createdAt: now,
       ...(options.uniqueKey !== undefined ? { uniqueKey: options.uniqueKey, uniqueEver: options.uniqueEver === true } : {}),
     };
-    const done = await this.deps.queue.enqueue(job, options.tx);
-    if (done.created) await this.deps.events.publish(TASKS_TOPIC, { queue, origin: this.deps.origin });
-    return done;
   }
 
   enqueueIn(tx: RecordStore, name: string, payload: unknown = {}, options: Omit<EnqueueOptions, 'tx'> = {}): Promise<Enqueued> {
@@ -100,5 +123,18 @@ export class Tasks implements TaskClient {
 
   get(id: number): Promise<Job | null> {
     return this.deps.queue.get(id);
+  }
+
+  async list(filter: Partial<JobFilter> = {}): Promise<Job[]> {
+    const limit = filter.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new DomainError('invalid_input', 'tasks: list takes a limit from 1 to 1000', [{ field: 'limit', message: 'from 1 to 1000' }]);
+    if (filter.state !== undefined && !JOB_STATES.includes(filter.state)) {
+      throw new DomainError('invalid_input', `tasks: no job state "${String(filter.state)}" (states: ${JOB_STATES.join(', ')})`, [{ field: 'state', message: 'not a job state' }]);
+    }
+    return this.deps.queue.list({ limit, ...(filter.state !== undefined ? { state: filter.state } : {}), ...(filter.queue !== undefined ? { queue: filter.queue } : {}) });
+  }
+
+  cancel(id: number): Promise<boolean> {
+    return this.deps.queue.cancel(id, this.deps.clock.now());
   }
 }

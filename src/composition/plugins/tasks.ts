@@ -24,6 +24,11 @@ export interface TasksOptions {
   readonly worker?: boolean;
   /** Jobs run at once per queue: one number for every queue, or per queue name (default 4). */
   readonly concurrency?: number | Readonly<Record<string, number>>;
+  /**
+   * Jobs one claim may take per queue (default: the free slots). Above the concurrency the rest
+   * wait leased in the worker and start as slots free: one round trip per batch of short jobs.
+   */
+  readonly batchSize?: number;
   /** How long a claim holds a job before another worker may take it; renewed while it runs (default 30 s). */
   readonly leaseMs?: number;
   /** The fallback poll for new jobs (default 1 s; on PostgreSQL a LISTEN/NOTIFY wake-up is usually first). */
@@ -79,7 +84,8 @@ export class TasksPlugin implements Plugin {
     const wakeup = sql && config.kind === 'sql' && config.dialect === 'postgresql' ? new PgTaskWakeup(config.url, sql.knex, () => worker.wake(), config.schema) : undefined;
     const unsubscribe = ctx.events.subscribe(TASKS_TOPIC, (payload) => {
       worker.wake();
-      const p = payload as { origin?: string; queue?: string } | undefined;
+      const p = payload as { origin?: string; queue?: string; runAt?: number } | undefined;
+      if (typeof p?.runAt === 'number') worker.wakeAt(new Date(p.runAt));
       if (wakeup && p?.origin === origin) void wakeup.notify(p.queue ?? '').catch((err: unknown) => ctx.logger.warn({ err }, 'tasks: NOTIFY failed'));
     });
     const periodic = new PeriodicTasks(
@@ -129,7 +135,8 @@ export class TasksPlugin implements Plugin {
   private worker(ctx: PluginContext, queue: TaskQueue, origin: string, clock: Clock): TaskWorker {
     const given = this.options.concurrency;
     const concurrency = new Map([...this.queues()].map((name) => [name, typeof given === 'number' ? given : (given?.[name] ?? 4)] as const));
-    const { leaseMs, pollMs, retentionMs } = this.options;
+    const { leaseMs, pollMs, retentionMs, batchSize } = this.options;
+    if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 1000)) throw new Error(`tasks: batchSize must be an integer from 1 to 1000 (got ${String(batchSize)})`);
     return new TaskWorker({
       queue,
       clock,
@@ -149,6 +156,7 @@ export class TasksPlugin implements Plugin {
       ...(leaseMs !== undefined ? { leaseMs } : {}),
       ...(pollMs !== undefined ? { pollMs } : {}),
       ...(retentionMs !== undefined ? { retentionMs } : {}),
+      ...(batchSize !== undefined ? { batchSize } : {}),
     });
   }
 

@@ -93,6 +93,8 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
     last_error: c.text().nullable(),
     created_at: c.timestamp(),
     finished_at: c.timestamp().nullable(),
+    // What the running handler last reported (`ctx.progress(n)`, 0-100), added by portico_0005.
+    progress: c.int().nullable(),
   }),
   defineModel('admin_audit_log', {
     id: c.id(),
@@ -143,6 +145,11 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
     // unfinished jobs only; the second index serves claims, the third retention and lease sweeps.
     name: 'portico_0004_task_queue',
     sql: { sqlite: taskQueueSql('sqlite'), postgresql: taskQueueSql('postgresql') },
+  },
+  {
+    // A running job's progress, as its handler reports it (`ctx.progress(n)`).
+    name: 'portico_0005_task_progress',
+    sql: { sqlite: ['alter table "task_row" add column "progress" integer null'], postgresql: ['alter table "task_row" add column "progress" integer null'] },
   },
 ];
 

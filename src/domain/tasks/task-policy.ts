@@ -5,6 +5,8 @@
 
 /** A job's state: `failed` is a failed attempt waiting for its retry; `succeeded` and `dead` are final. */
 export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'dead';
+/** Every state of a job, in the order a job passes through them. */
+export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'failed', 'succeeded', 'dead'];
 
 /** The states a unique key is unique among (an unfinished job). */
 export const UNFINISHED_STATES: readonly JobState[] = ['queued', 'running', 'failed'];

@@ -2,7 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { parseTimestampText } from '../../../domain/model/values.js';
 import { UNFINISHED_STATES, type JobState } from '../../../domain/tasks/task-policy.js';
 import type { RecordStore } from '../../../ports/record-store.js';
-import type { Claimed, Enqueued, Job, NewJob, QueueStats, TaskQueue } from '../../../ports/task-queue.js';
+import type { Claimed, Enqueued, JobFilter, Job, NewJob, QueueStats, TaskQueue } from '../../../ports/task-queue.js';
 import { SqlExecutor } from './sql-executor.js';
 import { RecordService } from '../../../application/records/record-service.js';
 import { SqlTableStore } from './sql-table-store.js';
@@ -43,9 +43,28 @@ export class SqlTaskQueue implements TaskQueue {
     this.statements = statements(dialect, this.ts, this.ids);
   }
 
-  async enqueue(job: NewJob, tx?: RecordStore): Promise<Enqueued> {
+  /** The executor of `tx` (the caller's transaction), or this queue's own. */
+  private executorOf(tx: RecordStore | undefined): SqlExecutor {
     const sql = tx ? (tx instanceof RecordService && tx.tables instanceof SqlTableStore ? tx.tables.executor : undefined) : this.sql;
     if (!sql) throw new Error('tasks: enqueue({ tx }) needs a transaction of the SQL store (store.transaction(tx => …))');
+    return sql;
+  }
+
+  /** One `insert … select` over a JSON array of the jobs, whatever their number: one statement, one bound value. */
+  async enqueueMany(jobs: readonly NewJob[], tx?: RecordStore): Promise<number[]> {
+    if (jobs.length === 0) return [];
+    const sql = this.executorOf(tx);
+    const rows = JSON.stringify(jobs.map((j) => ({ n: j.name, q: j.queue, p: JSON.stringify(j.payload ?? null), pr: j.priority, m: j.maxAttempts, r: j.runAt.getTime(), c: j.createdAt.getTime() })));
+    const columns = `insert into "task_row" ("name", "queue", "payload", "state", "priority", "attempts", "max_attempts", "run_at", "created_at")`;
+    const text =
+      this.dialect === 'postgresql'
+        ? `${columns} select j->>'n', j->>'q', (j->>'p')::jsonb, 'queued', (j->>'pr')::int, 0, (j->>'m')::int, to_timestamp((j->>'r')::float8 / 1000), to_timestamp((j->>'c')::float8 / 1000) from jsonb_array_elements(?::jsonb) with ordinality as t(j, i) order by i returning "id"`
+        : `${columns} select json_extract(value, '$.n'), json_extract(value, '$.q'), json_extract(value, '$.p'), 'queued', json_extract(value, '$.pr'), 0, json_extract(value, '$.m'), json_extract(value, '$.r'), json_extract(value, '$.c') from json_each(?) order by key returning "id"`;
+    return (await sql.query(text, [rows])).map((r) => Number(r['id'])).sort((a, b) => a - b);
+  }
+
+  async enqueue(job: NewJob, tx?: RecordStore): Promise<Enqueued> {
+    const sql = this.executorOf(tx);
     const values = [job.name, job.queue, JSON.stringify(job.payload ?? null), job.priority, job.maxAttempts, this.encode(job.runAt), job.uniqueKey ?? null, this.encode(job.createdAt)];
     const inserted = job.uniqueEver ? await sql.query(this.statements.enqueueOnce, [...values, job.uniqueKey ?? null]) : await sql.query(this.statements.enqueue, values);
     if (inserted[0]) return { id: Number(inserted[0]['id']), created: true };
@@ -72,12 +91,12 @@ export class SqlTaskQueue implements TaskQueue {
 
   async renew(ids: readonly number[], owner: string, leaseUntil: Date): Promise<number[]> {
     if (ids.length === 0) return [];
-    return this.idsOf(await this.sql.query(`update "task_row" set "lease_until" = ${this.ts} where "id" ${this.ids} and "state" = 'running' and "locked_by" = ? returning "id"`, [this.encode(leaseUntil), this.list(ids), owner]));
+    return this.idsOf(await this.sql.query(`update "task_row" set "lease_until" = ${this.ts} where "id" ${this.ids} and "state" = 'running' and "locked_by" = ? returning "id"`, [this.encode(leaseUntil), this.idList(ids), owner]));
   }
 
   async complete(ids: readonly number[], owner: string, now: Date): Promise<number[]> {
     if (ids.length === 0) return [];
-    return this.idsOf(await this.sql.query(this.statements.complete, [this.encode(now), this.list(ids), owner]));
+    return this.idsOf(await this.sql.query(this.statements.complete, [this.encode(now), this.idList(ids), owner]));
   }
 
   async fail(id: number, owner: string, error: string, retryAt: Date | null, now: Date): Promise<boolean> {
@@ -90,7 +109,7 @@ export class SqlTaskQueue implements TaskQueue {
   async release(ids: readonly number[], owner: string): Promise<number> {
     if (ids.length === 0) return 0;
     const sql = `update "task_row" set "state" = 'queued', "attempts" = "attempts" - 1, "lease_until" = null, "locked_by" = null where "id" ${this.ids} and "state" = 'running' and "locked_by" = ? returning "id"`;
-    return (await this.sql.query(sql, [this.list(ids), owner])).length;
+    return (await this.sql.query(sql, [this.idList(ids), owner])).length;
   }
 
   async expireLeases(now: Date): Promise<number> {
@@ -143,6 +162,27 @@ export class SqlTaskQueue implements TaskQueue {
     return (await this.sql.query(sql, [this.encode(now), id])).length > 0;
   }
 
+  async list(filter: JobFilter): Promise<Job[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    for (const [column, value] of [['state', filter.state], ['queue', filter.queue]] as const) {
+      if (value === undefined) continue;
+      where.push(`"${column}" = ?`);
+      values.push(value);
+    }
+    const rows = await this.sql.query(`select * from "task_row"${where.length ? ` where ${where.join(' and ')}` : ''} order by "id" desc limit ?`, [...values, filter.limit]);
+    return rows.map((row) => this.decode(row));
+  }
+
+  async progress(id: number, owner: string, value: number): Promise<boolean> {
+    return (await this.sql.query(`update "task_row" set "progress" = ? where "id" = ? and "state" = 'running' and "locked_by" = ? returning "id"`, [value, id, owner])).length > 0;
+  }
+
+  async cancel(id: number, now: Date): Promise<boolean> {
+    const sql = `update "task_row" set "state" = 'dead', "last_error" = 'cancelled', "finished_at" = ${this.ts}, "locked_by" = null, "lease_until" = null where "id" = ? and "state" in ('queued', 'failed') returning "id"`;
+    return (await this.sql.query(sql, [this.encode(now), id])).length > 0;
+  }
+
   async get(id: number): Promise<Job | null> {
     const row = (await this.sql.query(`select * from "task_row" where "id" = ?`, [id]))[0];
     return row ? this.decode(row) : null;
@@ -162,7 +202,7 @@ export class SqlTaskQueue implements TaskQueue {
   }
 
   /** A list of ids as one bound value: an array for `= any(?)` on PostgreSQL, JSON for `json_each(?)` on SQLite. */
-  private list(ids: readonly number[]): unknown {
+  private idList(ids: readonly number[]): unknown {
     return this.dialect === 'postgresql' ? [...ids] : JSON.stringify(ids);
   }
 
@@ -189,6 +229,7 @@ export class SqlTaskQueue implements TaskQueue {
       lastError: r['last_error'] === null || r['last_error'] === undefined ? null : String(r['last_error']),
       createdAt: decodeTime(r['created_at']),
       finishedAt: time(r['finished_at']),
+      progress: r['progress'] === null || r['progress'] === undefined ? null : Number(r['progress']),
     };
   }
 }
@@ -208,7 +249,7 @@ function statements(dialect: 'sqlite' | 'postgresql', ts: string, ids: string): 
   const values = `?, ?, ${json}, 'queued', ?, 0, ?, ${ts}, ?, ${ts}`;
   const lock = dialect === 'postgresql' ? ' for update skip locked' : '';
   const claim = [
-    `update "task_row" set "state" = 'running', "attempts" = "attempts" + 1, "lease_until" = ${ts}, "locked_by" = ?`,
+    `update "task_row" set "state" = 'running', "attempts" = "attempts" + 1, "progress" = null, "lease_until" = ${ts}, "locked_by" = ?`,
     `where "id" in (select "id" from "task_row" where "queue" = ? and "state" in ('queued', 'failed') and "run_at" <= ${ts}`,
     `order by "priority" desc, "run_at", "id" limit ?${lock}) returning *`,
   ].join(' ');
