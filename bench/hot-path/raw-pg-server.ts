@@ -50,7 +50,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import pg from 'pg';
 import getRawBody from 'raw-body';
-import { unknownUserArgon2Hash, withArgon2Allocator } from '../../src/adapters/crypto/argon2-password-hasher.js';
+import { unknownUserArgon2Hash } from '../../src/adapters/crypto/argon2-password-hasher.js';
 import { serveUntilSignal } from '../server-lifecycle.js';
 
 const DEFAULT_LIMIT = 100;
@@ -80,7 +80,7 @@ const pool = new pg.Pool({ connectionString: url.toString(), max: 10, ...(schema
 type PgRow = Record<string, unknown>;
 
 // @node-rs/argon2 with the allocator setting Portico loads it with (docs/decisions.md, "The hash's memory").
-const { verify } = withArgon2Allocator(() => createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
+const { verify } = createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2;
 const UNKNOWN_USER_HASH = unknownUserArgon2Hash((size) => randomBytes(size));
 
 async function run(name: string, text: string, params: unknown[]): Promise<PgRow[]> {

@@ -50,12 +50,11 @@ import sqlite3 from 'sqlite3';
 import { startChildServer, type ChildServer } from '../child-server.js';
 import type { Measurement } from '../measure.js';
 import { cpuModelOf, type RunInfo } from '../report.js';
-import { withArgon2Allocator } from '../../src/adapters/crypto/argon2-password-hasher.js';
 import { COMMENTS, POSTS, SEED_CHUNK, seedPostgres } from './seed-postgres.js';
 
-// The raw verify loop loads @node-rs/argon2 with the allocator setting Portico loads it with
-// (ARGON2_PURGE_DELAY_MS): the baseline is the strongest way to run the same hash.
-const { verify } = withArgon2Allocator(() => createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
+// The raw verify loop loads @node-rs/argon2 as Portico does, in the same environment (the
+// allocator reads MIMALLOC_PURGE_DELAY from it): the same hash, the same way.
+const { verify } = createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2;
 
 // ---------------------------------------------------------------------------------------------
 // Settings

@@ -1,6 +1,5 @@
 import type { TaskClient } from '../application/tasks/tasks.js';
-import type Koa from 'koa';
-import type { AuthBackend, Duplex, IncomingMessage, RouteDef, Server, UpgradeCaller } from '../adapters/http-koa/index.js';
+import type { AuthBackend, Duplex, HttpMiddleware, IncomingMessage, RouteDef, Server, UpgradeCaller } from '../adapters/http-koa/index.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { RowPolicyDecl } from '../domain/model/row-policy.js';
 import type { MigrationDef } from '../domain/model/migration.js';
@@ -51,8 +50,8 @@ export interface PluginContext {
   isDraining(): boolean;
   /** Adds an HTTP route. */
   route(def: RouteDef): void;
-  /** Adds Koa middleware that runs before routing, in installation order. */
-  middleware(mw: Koa.Middleware): void;
+  /** Adds middleware that runs before routing, in installation order: a Koa middleware `(ctx, next) => …` (see `HttpMiddleware`). */
+  middleware(mw: HttpMiddleware): void;
   /** Adds a readiness check (run by the health plugin's `/ready`). */
   addHealthCheck(name: string, check: HealthCheck): void;
   /** Every readiness check added so far. */

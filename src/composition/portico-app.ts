@@ -12,8 +12,11 @@ import {
   resolveIdentity,
   upgradeOriginPolicy,
   type AuthBackend,
+  type HttpMiddleware,
+  type IncomingMessage,
   type RouteDef,
   type Server,
+  type ServerResponse,
 } from '../adapters/http-koa/index.js';
 import type { Database } from '../adapters/persistence/open-database.js';
 import type { Realtime } from '../application/realtime/publish-realtime.js';
@@ -350,7 +353,7 @@ export class PorticoApp {
       this.logger.warn({}, 'no secret configured: CSRF tokens and codes are keyed by a random per-process secret');
     }
     const routes: RouteDef[] = [];
-    const middleware: Koa.Middleware[] = [];
+    const middleware: HttpMiddleware[] = [];
     const hooks: BootHooks = {
       authenticate: (backend) => void (this.authBackend = backend),
       onListen: (fn) => void this.listenHooks.push(fn),
@@ -391,8 +394,8 @@ export class PorticoApp {
     });
   }
 
-  /** The Node request listener (starts the app first). */
-  async callback(): Promise<ReturnType<Koa['callback']>> {
+  /** The Node request listener (starts the app first): hand it to a server of the host's own. */
+  async callback(): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
     await this.start();
     return this.required(this.koa, 'koa').callback();
   }

@@ -83,6 +83,13 @@ describe('the package, packed and installed into a fresh host app', () => {
     expect(out.rest.body.results.map((b: { title: string }) => b.title)).toEqual(['Dune', 'Emma']);
     expect(out.graphql).toEqual({ status: 200, body: { data: { books: [{ title: 'Dune', shelf: { name: 'Fiction' } }, { title: 'Emma', shelf: { name: 'Fiction' } }] } } });
     expect(out.created).toBe(201);
+    expect(out.explorer.status === 200 && /html/.test(String(out.explorer.type))).toBe(false);
+  });
+
+  it('installs no devtool: GraphiQL, React and Swagger UI are optional peers the host did not ask for', () => {
+    for (const name of ['graphiql', 'react', 'react-dom', 'swagger-ui-dist']) {
+      expect({ name, installed: existsSync(join(host, 'node_modules', name, 'package.json')) }).toEqual({ name, installed: false });
+    }
   });
 
   it('runs every portico command from the installed package against the host app found through portico.config.js', async () => {

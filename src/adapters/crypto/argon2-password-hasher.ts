@@ -3,37 +3,15 @@ import type * as Argon2 from '@node-rs/argon2';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 
 /**
- * How long the allocator @node-rs/argon2 is built with (mimalloc) keeps memory a hash freed
- * before it hands it back to the OS, in ms. Its default, 10 ms, is shorter than the gap between
- * two logins on one hashing thread under load, so every verify faulted its 19 MiB back in and
- * cost 34.6 ms of CPU instead of 20.7 ms (docs/decisions.md, "The hash's memory"). A second
- * covers any login rate worth keeping the memory for. The cost: a server that has been serving
- * logins holds about 19 MiB per hashing thread (libuv's pool, 4 by default) until its next hash.
- */
-export const ARGON2_PURGE_DELAY_MS = 1000;
-
-/**
- * Loads the addon with `MIMALLOC_PURGE_DELAY` at ARGON2_PURGE_DELAY_MS unless the host set it.
- * mimalloc reads its options once, when the addon loads; the variable is put back as it was
- * afterwards, so other addons and child processes see the host's environment.
- */
-export function withArgon2Allocator<T>(load: () => T): T {
-  const own = process.env.MIMALLOC_PURGE_DELAY === undefined;
-  if (own) process.env.MIMALLOC_PURGE_DELAY = String(ARGON2_PURGE_DELAY_MS);
-  try {
-    return load();
-  } finally {
-    if (own) delete process.env.MIMALLOC_PURGE_DELAY;
-  }
-}
-
-/**
  * Loaded at start, not on first use (which would save about 6 ms and 3.5 MB): a native addon that
  * fails to load must stop the app at start, not turn every later login into a refused password
  * (`verify` answers false on any error). Required rather than imported, as `commonjs-packages.ts`
  * explains.
  */
-const { hash, verify } = withArgon2Allocator(() => createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2);
+// The allocator inside the addon (mimalloc) reads its options from the environment, once, at load:
+// Portico sets none (a host serving logins under load may set MIMALLOC_PURGE_DELAY=1000; see
+// docs/decisions.md, "The hash's memory").
+const { hash, verify } = createRequire(import.meta.url)('@node-rs/argon2') as typeof Argon2;
 
 /** argon2id with the OWASP parameters: m=19456 KiB, t=2, p=1 (DESIGN §1). */
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).

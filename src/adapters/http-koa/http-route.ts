@@ -77,3 +77,10 @@ export interface RouteDef {
   readonly early?: boolean;
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
 }
+
+/**
+ * Middleware run before routing, in installation order: a Koa middleware `(ctx, next) => …` (the
+ * escape hatch to the Koa app for plugins that need it; Portico's own come from its adapters).
+ * Named without Koa's types, so a host needs no `@types/koa` to type-check against Portico.
+ */
+export type HttpMiddleware = (context: never, next: () => Promise<unknown>) => unknown;

@@ -3,12 +3,12 @@
 // lint rule in eslint.config.js holds it to that (docs/architecture.md).
 
 // Routes, requests and answers.
-export type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
+export type { HttpMiddleware, HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 export { buildKoaApp, type Identify, type KoaAppOptions } from './koa-app.js';
 export { DEFAULT_BODY_LIMIT } from './read-body.js';
 export { streamBody } from './stream-body.js';
 export { escapeHtml, SafeHtml } from './safe-html.js';
-export { packageAsset, type PackageAsset } from './static-assets.js';
+export { missingPackages, packageAsset, type PackageAsset } from './static-assets.js';
 
 // Authentication, sessions, CSRF, hardening.
 export {
@@ -37,6 +37,6 @@ export { HANDSHAKE_OUTCOME, type UpgradeHandler, type UpgradeLog } from './node/
 export { callerOf, identifyUpgrade, type UpgradeCaller } from './node/upgrade-identity.js';
 export { callerWatch, type CallerWatchDeps, type WatchCaller } from './node/caller-watch.js';
 // Node's types in the PluginContext's public signatures (onListen, onUpgrade).
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-export type { Duplex, IncomingMessage, Server };
+export type { Duplex, IncomingMessage, Server, ServerResponse };

@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import { ANONYMOUS, type Identity } from '../../domain/auth/identity.js';
 import type { Logger } from '../../ports/logger.js';
 import type { AuthBackend } from './authentication.js';
-import type { HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
+import type { HttpMiddleware, HttpRequest, HttpResponse, RouteDef, SessionHandle } from './http-route.js';
 import { problemHeaders, toProblem } from './problem-mapping.js';
 import { requestIdOf } from './request-id.js';
 import { readCookie } from './cookies.js';
@@ -25,7 +25,7 @@ export interface KoaAppOptions {
   readonly logger: Logger;
   readonly routes: readonly RouteDef[];
   /** Extra Koa middleware run before routing (sessions, CSRF, …), in order. */
-  readonly middleware?: readonly Koa.Middleware[];
+  readonly middleware?: readonly HttpMiddleware[];
   readonly bodyLimit?: number;
   /** How many proxies in front are trusted for X-Forwarded-For/-Proto/-Host (0: none). */
   readonly trustedProxyHops?: number;
@@ -63,7 +63,9 @@ export function buildKoaApp(options: KoaAppOptions): Koa {
   const { router, earlyRouter } = routeRouters(options);
   const finishes: Finish[] = [];
   const middleware: Koa.Middleware[] = [];
-  for (const mw of options.middleware ?? []) {
+  for (const given of options.middleware ?? []) {
+    // A plugin's middleware is a Koa middleware (`HttpMiddleware` only spares hosts Koa's types).
+    const mw = given as Koa.Middleware;
     const finish = finishOf(mw);
     if (finish) finishes.push(finish);
     else middleware.push(mw);

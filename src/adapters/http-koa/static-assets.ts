@@ -16,3 +16,15 @@ export function packageAsset(pkg: string, file: string, type: string, name = fil
   const root = dirname(require.resolve(`${pkg}/package.json`));
   return { name, type, body: readFileSync(join(root, file)) };
 }
+
+/** The packages of `names` that are not installed (optional peers a devtool needs). */
+export function missingPackages(names: readonly string[]): string[] {
+  return names.filter((name) => {
+    try {
+      require.resolve(`${name}/package.json`);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}

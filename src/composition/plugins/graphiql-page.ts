@@ -1,5 +1,8 @@
 import { packageAsset, type PackageAsset, type RouteDef } from '../../adapters/http-koa/index.js';
 
+/** What the explorer is built from: optional peers of Portico, installed by a host that wants it. */
+export const GRAPHIQL_PACKAGES = ['graphiql', 'react', 'react-dom'] as const;
+
 /**
  * GraphiQL at `GET <path>` (SPEC "GraphQL": on in development), served entirely from installed
  * packages (`graphiql`, `react`, `react-dom` UMD builds) so it works with no network.

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { callerOf, HANDSHAKE_OUTCOME, noAuthentication, streamBody, type AuthBackend, type HttpRequest } from '../../adapters/http-koa/index.js';
+import { callerOf, HANDSHAKE_OUTCOME, missingPackages, noAuthentication, streamBody, type AuthBackend, type HttpRequest } from '../../adapters/http-koa/index.js';
 import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
 import { DEFAULT_GRAPHQL_LIMITS, GraphqlPipeline, type GraphqlLimits } from '../../adapters/graphql/pipeline.js';
 import { graphqlOverHttp, graphqlOverSse, graphqlOverWebSocket, untilRevoked, type GraphqlHttpRequest, type GraphqlHttpResponse } from '../../adapters/graphql/transports.js';
@@ -11,7 +11,7 @@ import type { GraphqlConfig, IdentityGate } from '../../domain/graphql/read-poli
 import { PASSWORD_HASH } from '../../domain/rest/field-policy.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
-import { graphiqlRoutes } from './graphiql-page.js';
+import { GRAPHIQL_PACKAGES, graphiqlRoutes } from './graphiql-page.js';
 import type { Identity } from '../../domain/auth/identity.js';
 
 /**
@@ -167,8 +167,14 @@ export class GraphqlPlugin implements Plugin {
     };
     route(this.path, graphqlOverHttp(pipeline));
     if (this.explorer ?? !ctx.production) {
-      for (const r of graphiqlRoutes(this.path)) ctx.route(r);
-      ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
+      // GraphiQL and its React are optional peers: without them the explorer is not served, said in one line.
+      const missing = missingPackages(GRAPHIQL_PACKAGES);
+      if (missing.length === 0) {
+        for (const r of graphiqlRoutes(this.path)) ctx.route(r);
+        ctx.advertise({ group: 'graphql', name: 'graphiql', method: 'GET', path: this.path, label: 'GraphiQL explorer' });
+      } else {
+        ctx.logger[this.explorer ? 'error' : 'warn']({ missing }, `graphql: GraphiQL is not served; install the optional ${missing.length === 1 ? 'package' : 'packages'} ${missing.join(', ')} (npm install -D ${missing.join(' ')})`);
+      }
     }
     ctx.advertise({ group: 'graphql', name: 'graphql', method: 'POST', path: this.path, label: 'GraphQL endpoint' });
     // Queries and mutations are served on the subscription transports too, through the same pipeline.

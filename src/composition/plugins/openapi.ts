@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument, DEFAULT_API_DESCRIPTION, type OpenApiDocument, type OpenApiInfo } from '../../adapters/openapi/build-openapi-document.js';
-import { escapeHtml, type HttpResponse } from '../../adapters/http-koa/index.js';
+import { escapeHtml, missingPackages, type HttpResponse } from '../../adapters/http-koa/index.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 
@@ -115,27 +115,32 @@ export class OpenApiPlugin implements Plugin {
       },
     });
 
-    const page = docsPage(title, docsPath, documentPath);
-    ctx.route({ method: 'GET', path: docsPath, handler: () => ({ status: 200, body: page, type: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'no-cache' } }) });
-    const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-    const cache = new Map<string, Promise<string>>();
-    for (const [file, type] of Object.entries(ASSETS)) {
-      ctx.route({
-        method: 'GET',
-        path: `${docsPath}/${file}`,
-        handler: async (): Promise<HttpResponse> => {
-          let content = cache.get(file);
-          if (!content) {
-            content = readFile(join(dist, file), 'utf8');
-            content.catch(() => cache.delete(file));
-            cache.set(file, content);
-          }
-          return { status: 200, body: await content, type, headers: { 'Cache-Control': 'public, max-age=3600' } };
-        },
-      });
-    }
     ctx.advertise({ group: 'openapi', name: 'openapi', method: 'GET', path: documentPath, label: 'OpenAPI document' });
-    ctx.advertise({ group: 'openapi', name: 'docs', method: 'GET', path: docsPath, label: 'Swagger UI' });
+    // Swagger UI is an optional peer: without it the document is still served, and one line says so.
+    if (missingPackages(['swagger-ui-dist']).length > 0) {
+      ctx.logger.warn({ missing: ['swagger-ui-dist'] }, `openapi: the Swagger UI page (${docsPath}) is not served; install the optional package swagger-ui-dist (npm install -D swagger-ui-dist)`);
+    } else {
+      const page = docsPage(title, docsPath, documentPath);
+      ctx.route({ method: 'GET', path: docsPath, handler: () => ({ status: 200, body: page, type: 'text/html; charset=utf-8', headers: { 'Cache-Control': 'no-cache' } }) });
+      const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+      const cache = new Map<string, Promise<string>>();
+      for (const [file, type] of Object.entries(ASSETS)) {
+        ctx.route({
+          method: 'GET',
+          path: `${docsPath}/${file}`,
+          handler: async (): Promise<HttpResponse> => {
+            let content = cache.get(file);
+            if (!content) {
+              content = readFile(join(dist, file), 'utf8');
+              content.catch(() => cache.delete(file));
+              cache.set(file, content);
+            }
+            return { status: 200, body: await content, type, headers: { 'Cache-Control': 'public, max-age=3600' } };
+          },
+        });
+      }
+      ctx.advertise({ group: 'openapi', name: 'docs', method: 'GET', path: docsPath, label: 'Swagger UI' });
+    }
   }
 }
 

@@ -4,22 +4,41 @@ import type { PgField } from './pg-row-shapes.js';
 
 const require = createRequire(import.meta.url);
 
-/** node-pg's row parser and value mapping, loaded with the first pipeline (a SQLite app never loads pg). */
+/** node-pg's row parser (its exported `Result`), loaded with the first pipeline (a SQLite app never loads pg). */
 interface PgDriver {
   readonly Result: new (rowMode: 'array', types: unknown) => PgResultParser;
-  readonly prepareValue: (value: unknown) => unknown;
 }
 let driver: PgDriver | undefined;
-const pg = (): PgDriver =>
-  (driver ??= {
-    Result: (require('pg') as typeof Pg & Pick<PgDriver, 'Result'>).Result,
-    prepareValue: (require('pg/lib/utils') as Pick<PgDriver, 'prepareValue'>).prepareValue,
-  });
+const pg = (): PgDriver => (driver ??= { Result: (require('pg') as typeof Pg & PgDriver).Result });
 
-/** One statement of a pipeline: its `$n` text, its prepared-statement name (none: unnamed) and values. */
+/**
+ * A parameter as the wire carries it, in text: what node-pg does for a query's values, written
+ * here because node-pg keeps its mapping in a module that is not part of its API. The values
+ * come encoded by `sql-codec.ts` (text, numbers, booleans, null, JSON text, id lists).
+ */
+export function wireValue(value: unknown): string | Buffer | null {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return arrayLiteral(value);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A PostgreSQL array literal: `{1,2}`, `{"a b","c\\"d"}`, NULL for null. */
+function arrayLiteral(values: readonly unknown[]): string {
+  const items = values.map((v) => {
+    if (v === null || v === undefined) return 'NULL';
+    if (Array.isArray(v)) return arrayLiteral(v);
+    const text = wireValue(v);
+    return `"${String(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
+
+/** One statement of a pipeline: its `$n` text and values. */
 export interface PipelinedStatement {
   readonly text: string;
-  readonly name: string | undefined;
   readonly values: readonly unknown[];
 }
 
@@ -38,9 +57,8 @@ interface PgResultParser {
   parseRow(values: unknown[]): unknown[];
 }
 
-/** node-pg's wire connection, as far as a submittable writes to it. */
+/** node-pg's wire connection, as far as a submittable writes to it (what pg-cursor writes too). */
 interface WireConnection {
-  parsedStatements: Record<string, string>;
   stream: { cork?(): void; uncork?(): void };
   parse(config: { text: string; name?: string }): void;
   bind(config: { statement: string; values: unknown[] }): void;
@@ -57,15 +75,13 @@ export interface TypeSource {
 
 /**
  * Several statements in one round trip, with PostgreSQL's extended protocol: for each, a Parse
- * (unless this connection has prepared the named statement already), a Bind, a Describe and an
- * Execute; then one Sync. Outside a BEGIN, the server runs what comes before a Sync as one
- * implicit transaction: the statements commit together, or the first error rolls back all of
- * them and the server skips the rest up to the Sync.
+ * (unnamed), a Bind, a Describe and an Execute; then one Sync. Outside a BEGIN, the server runs
+ * what comes before a Sync as one implicit transaction: the statements commit together, or the
+ * first error rolls back all of them and the server skips the rest up to the Sync.
  *
  * A node-pg submittable (`client.query(submittable)`, the interface pg-cursor and
- * pg-query-stream are built on): the client hands it each backend message. node-pg records a
- * statement as prepared on ParseComplete from the submittable's `name` and `text`, so those
- * name the statement the server is at.
+ * pg-query-stream are built on): the client hands it each backend message; `text` names the
+ * statement the server is at.
  */
 export class PgPipeline {
   /** The statement the server is at: the number of statements completed so far. */
@@ -84,8 +100,9 @@ export class PgPipeline {
     this.results = statements.map(() => ({ rows: [], fields: [] }));
   }
 
-  get name(): string | undefined {
-    return this.statements[this.current]?.name;
+  /** Unnamed: every statement of a pipeline is parsed afresh (node-pg records nothing as prepared for it). */
+  get name(): undefined {
+    return undefined;
   }
 
   get text(): string | undefined {
@@ -96,21 +113,16 @@ export class PgPipeline {
     let values: unknown[][];
     try {
       // Mapped before anything is written: a value that cannot be sent leaves the connection untouched.
-      const { prepareValue } = pg();
-      values = this.statements.map((s) => s.values.map((v) => prepareValue(v)));
+      values = this.statements.map((s) => s.values.map(wireValue));
     } catch (error) {
       return error as Error;
     }
-    const parsed = new Set<string>();
     connection.stream.cork?.();
     try {
+      // Unnamed statements: which named ones this connection holds is node-pg's own state, not its API.
       this.statements.forEach((statement, i) => {
-        const name = statement.name ?? '';
-        if (!name || (connection.parsedStatements[name] !== statement.text && !parsed.has(name))) {
-          connection.parse({ text: statement.text, name });
-          if (name) parsed.add(name);
-        }
-        connection.bind({ statement: name, values: values[i] as unknown[] });
+        connection.parse({ text: statement.text, name: '' });
+        connection.bind({ statement: '', values: values[i] as unknown[] });
         connection.describe({ type: 'P', name: '' });
         connection.execute({ portal: '' });
       });

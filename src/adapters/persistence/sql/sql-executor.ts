@@ -299,7 +299,7 @@ function pipelineRows(pg: PgConnection, statements: readonly { readonly sql: str
       if (failure !== undefined) reject(failure);
       else resolve((results as PipelinedResult[]).map((result, i) => rowShapes.objects(result.rows, result.fields, prepared[i])));
     };
-    const pipelined = prepared.map(({ text, name }, i) => ({ text, name, values: (statements[i] as { readonly values: readonly unknown[] }).values }));
+    const pipelined = prepared.map(({ text }, i) => ({ text, values: (statements[i] as { readonly values: readonly unknown[] }).values }));
     try {
       (pg as unknown as { query(submittable: PgPipeline): void }).query(new PgPipeline(pipelined, pg as unknown as TypeSource, done));
     } catch (error) {
