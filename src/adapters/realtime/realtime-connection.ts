@@ -95,15 +95,13 @@ export class RealtimeConnection {
     if (this.ended) return false;
     this.pending++;
     this.sink.write(text, this.flushed);
-    if (this.pending <= this.bound.maxQueue && this.graceTimer === undefined) {
-      // Under the count bound: the byte count is read only when it may matter.
-      if (this.sink.queuedBytes() <= this.bound.maxQueueBytes) return true;
-    }
-    if (this.sink.queuedBytes() > this.bound.maxQueueBytesHard) {
+    // One reading of the bytes held per write: a burst writes to every connection in one loop.
+    const bytes = this.sink.queuedBytes();
+    if (bytes > this.bound.maxQueueBytesHard) {
       this.close('slow consumer');
       return false;
     }
-    if (this.graceTimer === undefined && this.over()) this.startGrace();
+    if (this.graceTimer === undefined && (this.pending > this.bound.maxQueue || bytes > this.bound.maxQueueBytes)) this.startGrace();
     return true;
   }
 
