@@ -40,7 +40,8 @@ export function injectBeforeBodyEnd(html: string, tag: string): string {
  */
 export function liveReloadInjection(tag: string): Koa.Middleware {
   return finishingMiddleware((ctx) => {
-    if (ctx.response.is('html') === false || ctx.response.get('Content-Encoding')) return;
+    // The media type read directly (type-is parses it on every response, HTML or not).
+    if (!/^\s*text\/html\s*(;|$)/i.test(ctx.response.get('Content-Type')) || ctx.response.get('Content-Encoding')) return;
     const body: unknown = ctx.body;
     if (typeof body === 'string') {
       ctx.body = injectBeforeBodyEnd(body, tag);

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { JsonValue, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { Presented } from './hydrate-includes.js';
@@ -20,9 +20,10 @@ const UNKEYED = 'portico entity tag';
 
 /**
  * Strong entity tags (RFC 9110 §8.8.3) of stored rows: `"` + the first 22 base64url characters
- * (132 bits) of HMAC-SHA-256 over the canonical JSON of the row's column values in the model's
- * column order (every column, hidden ones too: any change changes the tag) + `"`. Keyed by the
- * app secret when one is configured, so that a tag reveals nothing of the columns a caller cannot
+ * (132 bits) of SHA-256 over a 256-bit key and the canonical JSON of the row's column values in
+ * the model's column order (every column, hidden ones too: any change changes the tag) + `"`:
+ * a keyed hash, truncated (so that no length extension applies), in one call where an HMAC needs
+ * a keyed object per row (see docs/decisions.md). Keyed by the app secret when one is configured, so that a tag reveals nothing of the columns a caller cannot
  * see (a hidden low-entropy column could otherwise be found by hashing guesses); every process
  * that shares the secret (as they must for CSRF tokens) computes the same tag. Without a
  * configured secret the key is a fixed one.
@@ -32,15 +33,16 @@ const UNKEYED = 'portico entity tag';
  * tags.of(model, row); // '"3q2-7wAAAAAAAAAAAAAAAA"'
  */
 export class EntityTags {
-  private readonly key: Buffer;
+  /** The key, as the text every hashed row starts with. */
+  private readonly key: string;
 
   constructor(secret: string | undefined) {
-    this.key = createHmac('sha256', secret ?? UNKEYED).update(UNKEYED).digest();
+    this.key = createHmac('sha256', secret ?? UNKEYED).update(UNKEYED).digest('base64url');
   }
 
   /** The tag of `row` (read with every column: a partial row is a programming error). */
   of(model: ModelDef, row: Row): string {
-    return `"${createHmac('sha256', this.key).update(canonicalRow(model, row)).digest('base64url').slice(0, 22)}"`;
+    return `"${hash('sha256', this.key + canonicalRow(model, row), 'base64url').slice(0, 22)}"`;
   }
 
   /**
@@ -79,13 +81,17 @@ export const comparesVersion = (ifMatch: IfMatch | undefined): ifMatch is readon
 
 /** The canonical JSON of a row: its column values in column order (timestamps in ISO form, object keys sorted). */
 export function canonicalRow(model: ModelDef, row: Row): string {
-  return JSON.stringify(
-    model.columns.map((c) => {
-      const value = row[c.name];
-      if (value === undefined) throw new Error(`the entity tag of ${model.table} needs every column; ${c.name} was not read`);
-      return canonical(value);
-    }),
-  );
+  // JSON.stringify of the array of canonical values, written out: most values are scalars.
+  let text = '[';
+  for (const c of model.columns) {
+    const value = row[c.name];
+    if (value === undefined) throw new Error(`the entity tag of ${model.table} needs every column; ${c.name} was not read`);
+    if (text.length > 1) text += ',';
+    if (value === null || typeof value === 'boolean') text += String(value);
+    else if (typeof value === 'number') text += Number.isFinite(value) ? String(value) : 'null';
+    else text += JSON.stringify(canonical(value));
+  }
+  return `${text}]`;
 }
 
 function canonical(value: Value): JsonValue {

@@ -31,6 +31,12 @@ describe('entity tags of stored rows', () => {
     expect(new EntityTags('one').of(model, row)).not.toBe(new EntityTags(undefined).of(model, row));
   });
 
+  it('hash the JSON text of the column values: scalars, null, text with quotes and non-finite numbers as JSON writes them', () => {
+    const odd = { id: 0, title: 'a "quoted"\nline', secret: null, meta: [true, null, 'x'], at: null, score: Number.NaN };
+    expect(canonicalRow(model, odd)).toBe(JSON.stringify([0, 'a "quoted"\nline', null, [true, null, 'x'], null, null]));
+    expect(canonicalRow(model, { ...odd, secret: 'false', score: -1.5 })).toBe(JSON.stringify([0, 'a "quoted"\nline', 'false', [true, null, 'x'], null, -1.5]));
+  });
+
   it('need every column of the row', () => {
     expect(canonicalRow(model, row)).toBe('[1,"T","s",{"a":[1,{"c":3,"d":2}],"b":1},"2025-01-02T03:04:05.678Z",3]');
     const { secret: _secret, ...partial } = row;
