@@ -26,10 +26,15 @@ export type DisconnectReason = 'slow consumer' | 'server shutting down' | 'heart
 export interface ConnectionSink {
   /** The transport's text for a channel message. */
   encode(message: ChannelMessage): string;
-  /** Writes `text`; `flushed` runs once the transport has handed it to the network. */
-  write(text: string, flushed: () => void): void;
-  /** Bytes written and still held in this process (not yet handed to the kernel). */
+  /**
+   * Writes `text`, with no completion callback: the socket calls the completions of a burst's
+   * writes only after the burst's loop, and would hold every write's bookkeeping until then.
+   */
+  write(text: string): void;
+  /** What was written and is still held in this process (not yet handed to the kernel). */
   queuedBytes(): number;
+  /** What writing `text` adds to `queuedBytes` (its payload, leaving out any framing). */
+  size(text: string): number;
   /** Keeps the connection alive: returns the text to write (an SSE comment), or pings by itself and returns undefined. */
   heartbeat(): string | undefined;
   /** Ends the connection, telling the client `reason` where the transport can. */
@@ -38,7 +43,7 @@ export interface ConnectionSink {
 
 /** The bound of a connection's queue: what was written but has not left the process yet. */
 export interface QueueBound {
-  /** Messages whose write has not completed. */
+  /** Messages written since the queue was last seen empty. */
   readonly maxQueue: number;
   /** Bytes held in the process for the connection. */
   readonly maxQueueBytes: number;
@@ -50,23 +55,22 @@ export interface QueueBound {
 
 /**
  * One client connection: the channels it listens to and a bounded queue, measured in bytes the
- * process holds for it (the transport's own count) and in writes not yet completed. A burst may
- * take the queue over its bound: the connection is cut as a `slow consumer` only when it stays
- * over for a whole grace period in which nothing drained, or at once past the hard byte bound.
- * A fast reader rides out any burst; a stalled one never grows the server's memory past the
- * hard bound.
+ * process holds for it (the transport's own count) and in messages written since the queue was
+ * last empty. A burst may take the queue over its bound: the connection is cut as a `slow
+ * consumer` only when it stays over for a whole grace period in which nothing drained (what left
+ * the queue: what was written less what is still held), or at once past the hard byte bound. A
+ * fast reader rides out any burst; a stalled one never grows the server's memory past the hard
+ * bound.
  */
 export class RealtimeConnection {
   readonly channels = new Set<string>();
   private pending = 0;
   private ended = false;
-  /** Completed writes since the last grace check: a queue that drains is not stalled. */
-  private drained = 0;
+  /** What was ever written (the sink's sizes): less what is held, it is what has left the queue. */
+  private written = 0;
+  /** What had left the queue when the grace period started: a queue that drains is not stalled. */
+  private leftAtGrace = 0;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly flushed = (): void => {
-    this.pending--;
-    this.drained++;
-  };
 
   constructor(
     /** Who opened it (`user:<id>` or `ip:<address>`), for the per-caller cap. */
@@ -80,9 +84,11 @@ export class RealtimeConnection {
     return this.ended;
   }
 
-  /** Writes not yet completed, and bytes the process holds for the connection. */
+  /** Messages written since the queue was last seen empty, and bytes the process holds for the connection. */
   queued(): { messages: number; bytes: number } {
-    return { messages: this.pending, bytes: this.sink.queuedBytes() };
+    const bytes = this.sink.queuedBytes();
+    if (bytes === 0) this.pending = 0;
+    return { messages: this.pending, bytes };
   }
 
   /** Sends a channel message; false when the connection is closed (or has just been closed as a slow consumer). */
@@ -93,15 +99,16 @@ export class RealtimeConnection {
   /** Writes transport text (counted against the bound like a message). */
   push(text: string): boolean {
     if (this.ended) return false;
-    this.pending++;
-    this.sink.write(text, this.flushed);
+    this.sink.write(text);
+    this.written += this.sink.size(text);
     // One reading of the bytes held per write: a burst writes to every connection in one loop.
     const bytes = this.sink.queuedBytes();
+    this.pending = bytes === 0 ? 0 : this.pending + 1;
     if (bytes > this.bound.maxQueueBytesHard) {
       this.close('slow consumer');
       return false;
     }
-    if (this.graceTimer === undefined && (this.pending > this.bound.maxQueue || bytes > this.bound.maxQueueBytes)) this.startGrace();
+    if (this.graceTimer === undefined && (this.pending > this.bound.maxQueue || bytes > this.bound.maxQueueBytes)) this.startGrace(bytes);
     return true;
   }
 
@@ -131,12 +138,8 @@ export class RealtimeConnection {
     this.onEnd(this);
   }
 
-  private over(): boolean {
-    return this.pending > this.bound.maxQueue || this.sink.queuedBytes() > this.bound.maxQueueBytes;
-  }
-
-  private startGrace(): void {
-    this.drained = 0;
+  private startGrace(bytes: number): void {
+    this.leftAtGrace = this.written - bytes;
     this.graceTimer = setTimeout(() => this.checkGrace(), this.bound.slowConsumerGraceMs);
     this.graceTimer.unref?.();
   }
@@ -144,8 +147,10 @@ export class RealtimeConnection {
   /** At the end of a grace period: back under the bound, or still draining, it stays; stalled over the bound, it is cut. */
   private checkGrace(): void {
     this.graceTimer = undefined;
-    if (this.ended || !this.over()) return;
-    if (this.drained === 0) this.close('slow consumer');
-    else this.startGrace();
+    if (this.ended) return;
+    const { messages, bytes } = this.queued();
+    if (messages <= this.bound.maxQueue && bytes <= this.bound.maxQueueBytes) return;
+    if (this.written - bytes <= this.leftAtGrace) this.close('slow consumer');
+    else this.startGrace(bytes);
   }
 }

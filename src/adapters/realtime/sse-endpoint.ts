@@ -104,9 +104,10 @@ const sseEncoded = encodedOnce(sseText);
 function sseSink(stream: PassThrough): ConnectionSink {
   return {
     encode: sseEncoded,
-    write: (text, flushed) => void stream.write(text, flushed),
+    write: (text) => void stream.write(text),
     // Both sides of the pass-through: what was written and what the response has not taken yet.
     queuedBytes: () => stream.writableLength + stream.readableLength,
+    size: (text) => Buffer.byteLength(text),
     heartbeat: () => ': heartbeat\n\n',
     close: (reason: DisconnectReason) => {
       if (stream.destroyed) return;

@@ -174,8 +174,10 @@ function wsSink(ws: WebSocket): ConnectionSink {
   ws.on('pong', () => (alive = true));
   return {
     encode: wsEncoded,
-    write: (text, flushed) => ws.send(text, () => flushed()),
+    write: (text) => ws.send(text),
     queuedBytes: () => ws.bufferedAmount,
+    // The socket counts a text frame's payload in characters (and its header in bytes).
+    size: (text) => text.length,
     heartbeat: () => {
       if (!alive) ws.terminate();
       else {

@@ -5,7 +5,7 @@ import type { ChannelMessage, ConnectionSink, DisconnectReason } from '../../../
 /** A sink that records what is written; it flushes only when told (a client that does not read). */
 class FakeSink implements ConnectionSink {
   readonly written: string[] = [];
-  readonly unflushed: (() => void)[] = [];
+  readonly unflushed: number[] = [];
   closedWith: DisconnectReason | undefined;
   private held = 0;
   constructor(private readonly flushAtOnce = true) {}
@@ -14,20 +14,20 @@ class FakeSink implements ConnectionSink {
   }
   /** The client reads `n` of the held writes (all by default). */
   drain(n = this.unflushed.length): void {
-    for (const flush of this.unflushed.splice(0, n)) flush();
+    for (const bytes of this.unflushed.splice(0, n)) this.held -= bytes;
+  }
+  size(text: string): number {
+    return Buffer.byteLength(text);
   }
   encode(m: ChannelMessage): string {
     return m.kind === 'event' ? `event ${m.channel} ${m.id} ${JSON.stringify(m.data)}` : `gap ${m.channel} ${m.lastEventId}`;
   }
-  write(text: string, flushed: () => void): void {
+  write(text: string): void {
     this.written.push(text);
-    if (this.flushAtOnce) return flushed();
+    if (this.flushAtOnce) return;
     const bytes = Buffer.byteLength(text);
     this.held += bytes;
-    this.unflushed.push(() => {
-      this.held -= bytes;
-      flushed();
-    });
+    this.unflushed.push(bytes);
   }
   heartbeat(): string {
     return 'beat';
