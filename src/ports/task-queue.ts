@@ -53,6 +53,8 @@ export interface JobFilter {
   readonly state?: JobState;
   readonly queue?: string;
   readonly limit: number;
+  /** Skips this many of the newest matching jobs first (default 0): the later pages of the list. */
+  readonly offset?: number;
 }
 
 /** Job counts by queue and state. */
@@ -102,7 +104,7 @@ export interface TaskQueue {
   retry(id: number, now: Date): Promise<boolean>;
   /** One job by id, or null. */
   get(id: number): Promise<Job | null>;
-  /** The newest jobs first (by id), of `state` and `queue` when given, at most `limit`. */
+  /** The newest jobs first (by id), of `state` and `queue` when given, at most `limit`, after skipping `offset` of them. */
   list(filter: JobFilter): Promise<Job[]>;
   /** Stores the progress of a job `owner` holds; false when it no longer holds it. */
   progress(id: number, owner: string, value: number): Promise<boolean>;

@@ -163,7 +163,7 @@ function taskQueueContract(backend: Backend): void {
     await expect(f.tasks.enqueueMany('noop', [{}], { queue: 'nowhere' })).rejects.toMatchObject({ code: 'invalid_input' });
   }));
 
-  it('TQ-1e MUST list jobs newest first by state and queue, and cancel only a job that has not started', withFixture(async (f) => {
+  it('TQ-1e MUST list jobs newest first by state and queue, a page at an offset, and cancel only a job that has not started', withFixture(async (f) => {
     f.define('noop', () => undefined);
     f.define('report', () => undefined, { queue: 'reports' });
     const { id: first } = await f.tasks.enqueue('noop', { n: 1 });
@@ -172,8 +172,14 @@ function taskQueueContract(backend: Backend): void {
     expect((await f.tasks.list()).map((j) => j.id)).toEqual([third, second, first]);
     expect((await f.tasks.list({ queue: 'reports' })).map((j) => j.id)).toEqual([second]);
     expect((await f.tasks.list({ limit: 1 })).map((j) => j.id)).toEqual([third]);
+    expect((await f.tasks.list({ limit: 1, offset: 1 })).map((j) => j.id)).toEqual([second]);
+    expect((await f.tasks.list({ offset: 2 })).map((j) => j.id)).toEqual([first]);
+    expect((await f.tasks.list({ queue: 'default', offset: 1 })).map((j) => j.id)).toEqual([first]);
+    expect(await f.tasks.list({ offset: 3 })).toEqual([]);
     await expect(f.tasks.list({ state: 'lost' as never })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(f.tasks.list({ limit: 0 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(f.tasks.list({ offset: -1 })).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(f.tasks.list({ offset: 0.5 })).rejects.toMatchObject({ code: 'invalid_input' });
     expect(await f.tasks.cancel(third)).toBe(true);
     expect(await f.job(third)).toMatchObject({ state: 'dead', lastError: 'cancelled' });
     expect(await f.tasks.cancel(third)).toBe(false);

@@ -1,4 +1,4 @@
-import { admin, auth, c, createApp, defineModel, MemoryMailer, security, sessions, type AdminOptions, type PorticoApp } from '../../src/index.js';
+import { admin, auth, c, createApp, defineModel, MemoryMailer, security, sessions, type AdminOptions, type Plugin, type PorticoApp } from '../../src/index.js';
 
 /** The passwords of the users {@link startAdminHost} seeds: `<username>-password-1`. */
 export const hostPassword = (username: string): string => `${username}-password-1`;
@@ -12,9 +12,10 @@ export interface AdminHost {
 /**
  * A new host app as the README shows it (one model, sessions, security, auth and the admin with
  * its defaults) on SQLite in memory, with the users `root` (superuser), `staff`, `alice` (not
- * staff), `carol` (staff, for the throttle) and `dora` (staff, inactive).
+ * staff), `carol` (staff, for the throttle) and `dora` (staff, inactive). `after`: more plugins,
+ * mounted after the admin.
  */
-export async function startAdminHost(options: { admin?: AdminOptions; throttle?: boolean } = {}): Promise<AdminHost> {
+export async function startAdminHost(options: { admin?: AdminOptions; throttle?: boolean; after?: readonly Plugin[] } = {}): Promise<AdminHost> {
   const note = defineModel('note', { id: c.id(), title: c.text() });
   const app = createApp({ database: 'sqlite::memory:', models: [note], autoMigrate: true, logRequests: false, mailer: new MemoryMailer() })
     .use({
@@ -45,6 +46,7 @@ export async function startAdminHost(options: { admin?: AdminOptions; throttle?:
     .use(security())
     .use(auth({ throttle: options.throttle ?? true }))
     .use(admin(options.admin));
+  for (const plugin of options.after ?? []) app.use(plugin);
   const { url } = await app.listen(0);
   return { app, url, close: () => app.close() };
 }

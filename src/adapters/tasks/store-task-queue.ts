@@ -150,7 +150,7 @@ export class StoreTaskQueue implements TaskQueue {
 
   async list(filter: JobFilter): Promise<Job[]> {
     const terms: Condition[] = [...(filter.state !== undefined ? [is('state', filter.state)] : []), ...(filter.queue !== undefined ? [is('queue', filter.queue)] : [])];
-    const rows = await this.store.find(T, { ...(terms.length ? { where: { all: terms } } : {}), orderBy: [{ column: 'id', direction: 'desc' }], limit: filter.limit });
+    const rows = await this.store.find(T, { ...(terms.length ? { where: { all: terms } } : {}), orderBy: [{ column: 'id', direction: 'desc' }], limit: filter.limit, ...(filter.offset ? { offset: filter.offset } : {}) });
     return rows.map(decode);
   }
 

@@ -3,7 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Enqueued, Job, JobFilter, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
-import { JOB_STATES } from '../../domain/tasks/task-policy.js';
+import { canRetry, isJobState, JOB_STATES, type JobState } from '../../domain/tasks/task-policy.js';
 import type { TaskDefinition } from './task-definition.js';
 
 /** The topic an enqueue publishes on (after the commit, inside a transaction) so workers look at once. */
@@ -38,7 +38,7 @@ export interface TaskClient {
   enqueueMany(name: string, payloads: readonly unknown[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
   /** `enqueue` on a transaction: the job is written iff `tx` commits. */
   enqueueIn(tx: RecordStore, name: string, payload?: unknown, options?: Omit<EnqueueOptions, 'tx'>): Promise<Enqueued>;
-  /** The newest jobs first, of a state and queue when given (default limit 50, at most 1000). */
+  /** The newest jobs first, of a state and queue when given (default limit 50, at most 1000), after skipping `offset` of them (default 0). */
   list(filter?: Partial<JobFilter>): Promise<Job[]>;
   /** Ends a job that has not started (queued, or waiting for a retry) as `dead`, error `cancelled`; false for any other. */
   cancel(id: number): Promise<boolean>;
@@ -131,10 +131,87 @@ export class Tasks implements TaskClient {
     if (filter.state !== undefined && !JOB_STATES.includes(filter.state)) {
       throw new DomainError('invalid_input', `tasks: no job state "${String(filter.state)}" (states: ${JOB_STATES.join(', ')})`, [{ field: 'state', message: 'not a job state' }]);
     }
-    return this.deps.queue.list({ limit, ...(filter.state !== undefined ? { state: filter.state } : {}), ...(filter.queue !== undefined ? { queue: filter.queue } : {}) });
+    const offset = filter.offset ?? 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) throw new DomainError('invalid_input', 'tasks: list takes an offset of 0 or more', [{ field: 'offset', message: 'a whole number, 0 or more' }]);
+    return this.deps.queue.list({ limit, offset, ...(filter.state !== undefined ? { state: filter.state } : {}), ...(filter.queue !== undefined ? { queue: filter.queue } : {}) });
   }
 
   cancel(id: number): Promise<boolean> {
     return this.deps.queue.cancel(id, this.deps.clock.now());
   }
+}
+
+/** One page of the job list: its jobs, newest first, and how many jobs the filter matches in all. */
+export interface JobsPage {
+  readonly jobs: readonly Job[];
+  readonly count: number;
+}
+
+/** Which page of jobs to read: `state` as the caller wrote it (checked), `page` from 1. */
+export interface JobsPageQuery {
+  readonly state?: string | undefined;
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+/**
+ * The queue as the admin's jobs page sees it (docs/admin.md "Jobs"): pages of jobs by state with
+ * their count, and a retry that says why it did nothing. Everything goes through the task
+ * client (`app.tasks`), never the store. Who may call it is the caller's business (the admin:
+ * staff).
+ */
+export class ReviewJobs {
+  constructor(private readonly tasks: TaskClient) {}
+
+  /** One page of the jobs of `state` (every job when undefined); the count comes from `stats()`, the queue's own counts. */
+  async page(query: JobsPageQuery): Promise<JobsPage> {
+    const { state, page, pageSize } = query;
+    if (state !== undefined && !isJobState(state)) {
+      throw new DomainError('invalid_input', `no job state ${JSON.stringify(state)} (states: ${JOB_STATES.join(', ')})`, [{ field: 'state', message: 'not a job state' }]);
+    }
+    if (!Number.isSafeInteger(page) || page < 1) throw new DomainError('invalid_input', 'the page is a whole number from 1', [{ field: 'page', message: 'a whole number from 1' }]);
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new DomainError('invalid_input', 'a page holds from 1 to 1000 jobs', [{ field: 'pageSize', message: 'from 1 to 1000' }]);
+    const [stats, jobs] = await Promise.all([
+      this.tasks.stats(),
+      this.tasks.list({ ...(state !== undefined ? { state } : {}), limit: pageSize, offset: (page - 1) * pageSize }),
+    ]);
+    return { jobs, count: countOf(stats, state) };
+  }
+
+  /** How many jobs the queue holds, and how many of them failed (waiting for a retry, or dead). */
+  async totals(): Promise<{ readonly jobs: number; readonly failures: number }> {
+    const stats = await this.tasks.stats();
+    return { jobs: countOf(stats, undefined), failures: stats.failures };
+  }
+
+  /**
+   * Queues the dead job `id` again with fresh attempts and returns it as it is now. Refuses an
+   * unknown job (`not_found`) and one that cannot be retried (`invalid_input`, saying why: its
+   * state, or a unique key an unfinished job holds).
+   */
+  async retry(id: number): Promise<Job> {
+    const job = await this.tasks.get(id);
+    if (!job) throw new DomainError('not_found', `no job ${id}`);
+    if (!canRetry(job.state)) throw notRetryable(job);
+    if (!(await this.tasks.retry(id))) {
+      const now = await this.tasks.get(id);
+      if (!now) throw new DomainError('not_found', `no job ${id}`);
+      if (!canRetry(now.state)) throw notRetryable(now);
+      throw new DomainError('invalid_input', `job ${id} cannot be retried while another unfinished job holds its unique key ${JSON.stringify(now.uniqueKey ?? '')}`);
+    }
+    const queued = await this.tasks.get(id);
+    if (!queued) throw new DomainError('not_found', `no job ${id}`);
+    return queued;
+  }
+}
+
+const notRetryable = (job: Job): DomainError => new DomainError('invalid_input', `job ${job.id} is ${job.state}: only a dead job can be retried`);
+
+/** The jobs of `state` (every state when undefined) over every queue. */
+function countOf(stats: QueueStats, state: JobState | undefined): number {
+  let n = 0;
+  for (const counts of Object.values(stats.queues)) {
+    for (const [s, count] of Object.entries(counts)) if (state === undefined || s === state) n += count ?? 0;
+  }
+  return n;
 }

@@ -6,6 +6,7 @@ import { SaveAdminRecord } from '../../application/admin/save-admin-record.js';
 import { ReadAdminHistory } from '../../application/admin/read-admin-history.js';
 import { RestoreAdminRecord } from '../../application/admin/restore-admin-record.js';
 import { SetUserPassword } from '../../application/admin/set-user-password.js';
+import { ReviewJobs } from '../../application/tasks/tasks.js';
 import { adminRoutes } from '../../adapters/http-koa/index.js';
 import { adminTables, type AdminModelOptions } from '../../domain/admin/admin-config.js';
 import type { Plugin, PluginContext } from '../plugin.js';
@@ -38,8 +39,10 @@ export interface AdminOptions {
  * user has all. Every write goes through the shared write path (field policy, privileged
  * columns, signals) and leaves a row in `admin_audit_log`. It serves its own login and logout
  * pages (`<prefix>/login/`, `<prefix>/logout/`) through the app's login use case and throttle,
- * unless `loginUrl` names the host's. Mount it after `sessions()`, `security()` and `auth()` (and
- * `permissions()` if used); without sessions() or auth() before it, the app refuses to start.
+ * unless `loginUrl` names the host's. With `tasks()` mounted, `<prefix>/jobs` lists the task
+ * queue's jobs for staff, with Retry for dead ones (docs/admin.md "Jobs"). Mount it after
+ * `sessions()`, `security()` and `auth()` (and `permissions()` if used); without sessions() or
+ * auth() before it, the app refuses to start.
  *
  * @example
  * app.use(sessions()).use(security()).use(auth()).use(permissions())
@@ -62,6 +65,15 @@ export function admin(options: AdminOptions = {}): Plugin {
       // Every unsafe request under the admin needs the CSRF token, with or without a session cookie.
       ctx.getOptional(TOKENS.CsrfProtectedPrefixes)?.add(prefix === '' ? '/' : prefix);
       const versions = new AdminVersions(ctx.get(TOKENS.EntityTags));
+      // The jobs page exists with tasks(), mounted before or after this plugin: looked up when a
+      // request asks (the index, <prefix>/jobs). A managed table named `jobs` keeps its URL.
+      let review: ReviewJobs | undefined;
+      const reviewJobs = (): ReviewJobs | undefined => {
+        if (review || models.has('jobs')) return review;
+        const client = ctx.getOptional(TOKENS.Tasks);
+        review = client ? new ReviewJobs(client) : undefined;
+        return review;
+      };
       const routes = adminRoutes({
         prefix,
         loginUrl: options.loginUrl,
@@ -78,6 +90,7 @@ export function admin(options: AdminOptions = {}): Plugin {
         remove: new DeleteAdminRecords(ctx.store, ctx.registry),
         setPassword: new SetUserPassword(ctx.store, ctx.hasher),
         restore: new RestoreAdminRecord(ctx.store),
+        jobs: reviewJobs,
       });
       for (const route of routes) ctx.route(route);
     },

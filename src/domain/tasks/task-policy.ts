@@ -11,6 +11,12 @@ export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'failed', '
 /** The states a unique key is unique among (an unfinished job). */
 export const UNFINISHED_STATES: readonly JobState[] = ['queued', 'running', 'failed'];
 
+/** Whether `value` names a job state (a URL parameter, a CLI flag). */
+export const isJobState = (value: unknown): value is JobState => typeof value === 'string' && (JOB_STATES as readonly string[]).includes(value);
+
+/** Whether a job in `state` may be queued again with fresh attempts (`retry`): only a dead one; a failed one retries by itself. */
+export const canRetry = (state: JobState): boolean => state === 'dead';
+
 /** Exponential backoff between attempts: `baseMs · 2^(attempt−1)`, capped at `maxMs`, with jitter. */
 export interface Backoff {
   /** The wait after the first failed attempt (default 1000 ms). */

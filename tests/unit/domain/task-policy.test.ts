@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryDelayMs, storableError } from '../../../src/domain/tasks/task-policy.js';
+import { canRetry, isJobState, JOB_STATES, retryDelayMs, storableError } from '../../../src/domain/tasks/task-policy.js';
 
 describe('retryDelayMs', () => {
   it('doubles from the base and stops at the cap', () => {
@@ -21,5 +21,15 @@ describe('storableError', () => {
     const text = storableError(new Error('x'.repeat(5000)));
     expect(text.length).toBe(1000);
     expect(text).not.toContain('\n    at ');
+  });
+});
+
+describe('job states', () => {
+  it('isJobState knows the five states and nothing else', () => {
+    expect(JOB_STATES.every(isJobState)).toBe(true);
+    for (const other of ['', 'Dead', 'lost', 'toString', '__proto__']) expect(isJobState(other), other).toBe(false);
+  });
+  it('only a dead job can be retried', () => {
+    expect(JOB_STATES.filter(canRetry)).toEqual(['dead']);
   });
 });

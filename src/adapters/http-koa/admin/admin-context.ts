@@ -9,6 +9,7 @@ import type { AdminVersions } from '../../../application/admin/admin-versions.js
 import type { ReadAdminHistory } from '../../../application/admin/read-admin-history.js';
 import type { RestoreAdminRecord } from '../../../application/admin/restore-admin-record.js';
 import type { SetUserPassword } from '../../../application/admin/set-user-password.js';
+import type { ReviewJobs } from '../../../application/tasks/tasks.js';
 import { adminPolicy, type AdminModelOptions, type AdminPolicy } from '../../../domain/admin/admin-config.js';
 import type { Identity } from '../../../domain/auth/identity.js';
 import { isSafePath } from '../../../domain/auth/redirect-guard.js';
@@ -47,6 +48,11 @@ export interface AdminDeps {
   readonly remove: DeleteAdminRecords;
   readonly setPassword: SetUserPassword;
   readonly restore: RestoreAdminRecord;
+  /**
+   * The jobs page's use case when the tasks battery is mounted (resolved when asked: tasks() may
+   * be mounted after the admin); undefined: there is no jobs page (`<prefix>/jobs` is a 404).
+   */
+  readonly jobs: () => ReviewJobs | undefined;
 }
 
 /** One admin request: the caller (a staff user), their rights, and page helpers. */

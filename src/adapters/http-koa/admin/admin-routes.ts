@@ -5,6 +5,7 @@ import { confirmDelete, deleteSelected } from './delete-page.js';
 import { loadRow, renderForm, saveForm } from './form-page.js';
 import { historyPage } from './history-page.js';
 import { indexPage } from './index-page.js';
+import { isJobsPage, jobsPage, retryJob } from './jobs-page.js';
 import { listPage } from './list-page.js';
 import { adminLoginRoutes } from './login-page.js';
 import { passwordPage, setPassword } from './password-page.js';
@@ -32,8 +33,10 @@ async function deleteOne(call: AdminCall) {
 
 /**
  * The admin's routes under `prefix`: login and logout, index, list, add, change, delete (one row
- * or a selection, with a confirmation page), history and a user's password. Every POST is a form carrying the
- * CSRF field (checked by the security plugin's middleware before the handler runs).
+ * or a selection, with a confirmation page), history and a user's password; with the tasks
+ * battery, the jobs page (`<prefix>/jobs`, served by the table route when it is the jobs page) and
+ * its Retry. Every POST is a form carrying the CSRF field (checked by the security plugin's
+ * middleware before the handler runs).
  */
 export function adminRoutes(deps: AdminDeps): RouteDef[] {
   const p = deps.prefix;
@@ -43,7 +46,8 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
     ...adminLoginRoutes(deps),
     get(p === '' ? '/' : p, indexPage),
     pickerScriptRoute(p),
-    get(`${p}/:table`, listPage),
+    post(`${p}/jobs/:id/retry`, retryJob),
+    get(`${p}/:table`, (call) => (isJobsPage(call) ? jobsPage(call) : listPage(call))),
     get(`${p}/:table/lookup`, lookupRows),
     get(`${p}/:table/add`, (call) => renderForm(call, call.entry('add'), undefined)),
     post(`${p}/:table/add`, (call) => saveForm(call, call.entry('add'), undefined)),

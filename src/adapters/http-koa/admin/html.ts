@@ -51,6 +51,7 @@ button,.button{font:inherit;padding:.4rem .9rem;border:1px solid #1f5fbf;backgro
 .button.secondary,button.secondary{background:#fff;color:#1f5fbf}button.danger,.button.danger{background:#b00020;border-color:#b00020}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.8rem 0}.search{display:flex;gap:.4rem;flex-wrap:wrap;margin-bottom:.8rem}.search input{flex:1 1 12rem;font:inherit;padding:.35rem}
 .paginator{margin:.8rem 0}.readonly{padding:.35rem 0}.flash{background:#e7f4e4;border:1px solid #9bc59a;padding:.5rem 1rem}.flash.error{background:#fdecee;border-color:#e3a3ab}
+td.error details pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0;font:inherit}td form{margin:0}
 .checks{border:0;padding:0;margin:0}.checks label{font-weight:400;display:inline-block;margin-right:1rem}
 @media (max-width:40rem){main{padding:.5rem}th,td{padding:.3rem}header form{margin:0}}
 `;

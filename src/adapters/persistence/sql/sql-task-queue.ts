@@ -170,7 +170,7 @@ export class SqlTaskQueue implements TaskQueue {
       where.push(`"${column}" = ?`);
       values.push(value);
     }
-    const rows = await this.sql.query(`select * from "task_row"${where.length ? ` where ${where.join(' and ')}` : ''} order by "id" desc limit ?`, [...values, filter.limit]);
+    const rows = await this.sql.query(`select * from "task_row"${where.length ? ` where ${where.join(' and ')}` : ''} order by "id" desc limit ? offset ?`, [...values, filter.limit, filter.offset ?? 0]);
     return rows.map((row) => this.decode(row));
   }
 
