@@ -1,12 +1,41 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/adapters/persistence/database-url.js';
+import { chooseBackends } from '../../src/composition/backends.js';
 import * as portico from '../../src/index.js';
 import type { PorticoApp } from '../../src/index.js';
 import { burstApp } from '../support/burst-app.mjs';
 import { freshPgSchema, PG_URL, postgresAvailable } from '../support/postgres.js';
 import { RealtimeSocket, SseStream, type SseEvent } from '../support/realtime-clients.js';
+import { connectRedis, REDIS_URL, redisAvailable } from '../support/redis.js';
 
 const pg_ = await postgresAvailable();
+const redis = pg_ && (await redisAvailable());
+type Bus = 'postgresql' | 'redis';
+
+/** Kills every bus connection of the two apps on `schema`: the LISTEN connections (PostgreSQL), or the subscribed and publishing ones (Redis); returns how many. */
+async function killBusConnections(bus: Bus, schema: { url: string; schema: string }): Promise<number> {
+  if (bus === 'postgresql') {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    const { rows } = await admin.query('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1', [`portico-events ${schema.schema}`]);
+    await admin.end();
+    return rows.length;
+  }
+  const choice = chooseBackends({ events: { redis: REDIS_URL } }, parseDatabaseUrl(schema.url), {}).events;
+  if (choice.kind !== 'redis') throw new Error('not the Redis bus');
+  const names = new Set([`${choice.channel}:listen`, `${choice.channel}:publish`]);
+  const admin = connectRedis();
+  await admin.connect();
+  try {
+    const list = String(await admin.call('CLIENT', 'LIST'));
+    const ids = list.split('\n').filter((line) => names.has(/ name=(\S*)/.exec(line)?.[1] ?? '')).map((line) => /id=(\d+)/.exec(line)?.[1] as string);
+    for (const id of ids) await admin.call('CLIENT', 'KILL', 'ID', id);
+    return ids.length;
+  } finally {
+    admin.disconnect();
+  }
+}
 
 async function eventsReady(url: string): Promise<void> {
   for (;;) {
@@ -18,20 +47,25 @@ async function eventsReady(url: string): Promise<void> {
 
 /**
  * Issue 47, "a dropped bus connection loses events silently": two apps on one PostgreSQL schema,
- * subscribers on A, B publishing. Both listening connections (each also B's and A's way to send)
- * are killed mid-stream. Every live stream gets every event or a gap; a resume from before the
- * hole answers a gap instead of replaying a buffer with a hole in it.
+ * subscribers on A, B publishing, on the PostgreSQL bus and on Redis. Every bus connection of both
+ * (PostgreSQL: the listening ones, each also the process's way to send; Redis: the subscribed and
+ * the publishing ones) is killed mid-stream. Every live stream gets every event or a gap; a resume
+ * from before the hole answers a gap instead of replaying a buffer with a hole in it.
  */
-describe.skipIf(!pg_)('realtime across a lost PostgreSQL bus connection', () => {
+describe.skipIf(!pg_)('realtime across a lost PostgreSQL bus connection', () => lostBus('postgresql'));
+describe.skipIf(!redis)('realtime across lost Redis bus connections', () => lostBus('redis'));
+
+function lostBus(bus: Bus): void {
   const schema = freshPgSchema();
+  const events = bus === 'redis' ? { redis: REDIS_URL } : 'postgresql';
   let a: PorticoApp;
   let b: PorticoApp;
   let aUrl: string;
   let bUrl: string;
   beforeAll(async () => {
-    a = burstApp(portico, schema.url, 'postgresql', false);
+    a = burstApp(portico, schema.url, events, false);
     ({ url: aUrl } = await a.listen(0));
-    b = burstApp(portico, schema.url, 'postgresql', true);
+    b = burstApp(portico, schema.url, events, true);
     ({ url: bUrl } = await b.listen(0));
   }, 60_000);
   afterAll(async () => {
@@ -50,11 +84,8 @@ describe.skipIf(!pg_)('realtime across a lost PostgreSQL bus connection', () => 
     expect(before.map((e) => e.id)).toEqual(ids);
     for (let n = 0; n < 20; n++) await ws.next('event');
 
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    const { rows } = await admin.query('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1', [`portico-events ${schema.schema}`]);
-    await admin.end();
-    expect(rows.length).toBe(2); // A's and B's
+    // A's and B's: one each on PostgreSQL, two each on Redis.
+    expect(await killBusConnections(bus, schema)).toBe(bus === 'redis' ? 4 : 2);
     // Published while B's connection is down: held, and sent once it is back.
     for (let n = 20; n < 40; n++) ids.push(await b.realtime.publish('burst', { n }));
     await eventsReady(aUrl);
@@ -83,4 +114,4 @@ describe.skipIf(!pg_)('realtime across a lost PostgreSQL bus connection', () => 
     await sse.close();
     ws.close();
   }, 90_000);
-});
+}

@@ -19,12 +19,25 @@ export class RedisTransport implements BroadcastTransport {
   private lastSend: Promise<unknown> = Promise.resolve();
   private closing = false;
 
-  /** `subscriberName` names the subscribed connection (`CLIENT LIST`). */
+  /**
+   * `clientName` (the channel by default: one per database) names both connections in `CLIENT LIST`:
+   * `<name>:listen` and `<name>:publish`, so an operator can tell which app's connection dropped.
+   */
   constructor(
     private readonly url: string,
     private readonly channel = 'portico:events',
-    readonly subscriberName = 'portico-events',
+    private readonly clientName = channel,
   ) {}
+
+  /** The subscribed connection's client name. */
+  get subscriberName(): string {
+    return `${this.clientName}:listen`;
+  }
+
+  /** The publishing connection's client name. */
+  get publisherName(): string {
+    return `${this.clientName}:publish`;
+  }
 
   async start(receive: (text: string) => void, changed: (up: boolean) => void): Promise<void> {
     this.changed = changed;
@@ -32,7 +45,7 @@ export class RedisTransport implements BroadcastTransport {
     const options = { retryStrategy: (times: number) => backoffMs(times - 1), maxRetriesPerRequest: 1, connectTimeout: 3_000, lazyConnect: true };
     const subscriber = new Client(this.url, { ...options, connectionName: this.subscriberName });
     // A publish waits while the publisher reconnects, however long (bounded by `MAX_HELD_MESSAGES` here).
-    const publisher = new Client(this.url, { ...options, maxRetriesPerRequest: null });
+    const publisher = new Client(this.url, { ...options, connectionName: this.publisherName, maxRetriesPerRequest: null });
     this.subscriber = subscriber;
     this.publisher = publisher;
     for (const client of [subscriber, publisher]) client.on('error', () => undefined);
