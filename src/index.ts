@@ -5,8 +5,11 @@
  * `api/portico.api.md` tracks it. Test helpers are in `portico/testing`.
  * @packageDocumentation
  */
-export type * from './domain/model/types.js';
-export { c, ColumnBuilder, type ColumnSpec } from './domain/model/column.js';
+export type { ColumnDef, ColumnDefault, ColumnType, ForeignKey, JsonValue, ManyToManyDef, ModelDef, PrimaryKeyKind, ServerSetFn, Value } from './domain/model/types.js';
+export type { AnySchema, ColumnName, ColumnValue, Insert, Key, KeyOfTable, Patch, Row, SchemaOf, UntypedSchema } from './domain/model/typed-model.js';
+export type { ConditionOf, FindQueryOf, ReadOptionsOf } from './domain/query/typed-query.js';
+export type { TableOf, TypedStore, TypedWrite } from './ports/typed-store.js';
+export { c, ColumnBuilder, type ColumnSpec, type ColumnTraits, type DefaultOf, type Plain, type WithTraits } from './domain/model/column.js';
 export { defineModel, type ModelDecl, type ModelOptions } from './domain/model/define-model.js';
 export { ModelRegistry, ModelDefinitionError, type ReverseRelation } from './domain/model/model-registry.js';
 export { rowScope, type RowPolicy, type RowPolicyDecl } from './domain/model/row-policy.js';
@@ -23,7 +26,7 @@ export type { Logger } from './ports/logger.js';
 export type { PasswordHasher } from './ports/password-hasher.js';
 export type { HealthCheck, HealthCheckResult } from './ports/health-check.js';
 export type { HttpMiddleware, HttpRequest, HttpResponse, RouteDef } from './adapters/http-koa/http-route.js';
-export { createApp, PorticoApp, type AppOptions } from './composition/portico-app.js';
+export { createApp, PorticoApp, type AppOptions, type AppSchema } from './composition/portico-app.js';
 export type { Plugin, PluginContext, EndpointEntry } from './composition/plugin.js';
 export { token, type Token, type Resolve } from './composition/tokens.js';
 export { health, type HealthPlugin, type HealthOptions } from './composition/plugins/health.js';

@@ -13,7 +13,7 @@
 // Everything shared with the main entry comes through it, so `portico` and `portico/testing`
 // declare one PorticoApp, one ModelRegistry… (scripts/api-report.mjs points these imports at
 // the package itself in the shipped declarations).
-import { createApp, MemoryMailer, type AppOptions, type Clock, type Plugin, type PorticoApp, type RandomSource, type RecordStore } from './index.js';
+import { createApp, MemoryMailer, type AppOptions, type AppSchema, type Clock, type ModelDecl, type Plugin, type PorticoApp, type RandomSource, type TypedStore, type UntypedSchema } from './index.js';
 
 export { MemoryMailer, type MailMessage } from './index.js';
 
@@ -102,20 +102,22 @@ export class SeededRandom implements RandomSource {
  * store), plus the plugins to install.
  * @public
  */
-export interface TestAppOptions extends Omit<AppOptions, 'database'> {
+export interface TestAppOptions<Models extends readonly ModelDecl[] = readonly ModelDecl[]> extends Omit<AppOptions, 'database' | 'models'> {
+  /** The app's models (typed: `store` is typed by them). */
+  readonly models?: Models;
   /** Plugins installed in order (`rest()`, `graphql()`, `auth()`, …). */
   readonly plugins?: readonly Plugin[];
 }
 
 /**
- * A running test app: its base URL, the app, its store, mail outbox and clock.
+ * A running test app: its base URL, the app, its store (typed by the models), mail outbox and clock.
  * @public
  */
-export interface TestApp {
-  readonly app: PorticoApp;
+export interface TestApp<S = UntypedSchema> {
+  readonly app: PorticoApp<S>;
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
-  readonly store: RecordStore;
+  readonly store: TypedStore<S>;
   readonly mailer: MemoryMailer;
   /** The app's clock (a {@link FixedClock} unless `clock` was passed). */
   readonly clock: Clock;
@@ -129,7 +131,7 @@ export interface TestApp {
  * {@link SeededRandom}, request logs off and a fixed secret. Close it after the test.
  * @public
  */
-export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+export async function testApp<Models extends readonly ModelDecl[] = readonly []>(options: TestAppOptions<Models> = {}): Promise<TestApp<AppSchema<Models>>> {
   const { plugins = [], ...rest } = options;
   const mailer = rest.mailer instanceof MemoryMailer ? rest.mailer : new MemoryMailer();
   const clock = rest.clock ?? new FixedClock();

@@ -22,12 +22,14 @@ import type { Database } from '../adapters/persistence/open-database.js';
 import type { Realtime } from '../application/realtime/publish-realtime.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
+import type { BuiltinSchema } from '../domain/model/builtin-tables.js';
+import type { SchemaOf, UntypedSchema } from '../domain/model/typed-model.js';
+import type { TypedStore } from '../ports/typed-store.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import { ModelRegistry } from '../domain/model/model-registry.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { Logger } from '../ports/logger.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
-import type { RecordStore } from '../ports/record-store.js';
 import type { TaskClient } from '../application/tasks/tasks.js';
 import { eventBusCheck } from './backends.js';
 import { buildContainer, type Overrides } from './container.js';
@@ -94,7 +96,7 @@ export interface AppOptions extends Overrides {
  * const { url } = await app.listen(3000);
  * await app.close();
  */
-export class PorticoApp {
+export class PorticoApp<S = UntypedSchema> {
   private readonly plugins: Plugin[] = [];
   private container?: Container;
   private database?: Database;
@@ -137,9 +139,13 @@ export class PorticoApp {
     return this.required(this.registryValue, 'registry');
   }
 
-  /** The record store (available after `open()`). */
-  get store(): RecordStore {
-    return this.required(this.database, 'database').store;
+  /**
+   * The record store (available after `open()`), typed by the app's models: `insert('post', …)`
+   * takes `Insert<typeof post>` and returns `Row<typeof post>`; an unknown table or column does
+   * not compile. The same object as `RecordStore`, which plugins and use cases get untyped.
+   */
+  get store(): TypedStore<S> {
+    return this.required(this.database, 'database').store as unknown as TypedStore<S>;
   }
 
   /**
@@ -453,7 +459,13 @@ export class PorticoApp {
   }
 }
 
-/** Creates an app (nothing is opened until `open`, `start` or `listen`). */
-export function createApp(options: AppOptions): PorticoApp {
-  return new PorticoApp(options);
+/**
+ * The schema of an app whose models are `Models`: theirs and Portico's own tables; a list whose
+ * table names are not known at compile time (`ModelDecl[]`) gives the untyped schema.
+ */
+export type AppSchema<Models extends readonly ModelDecl[]> = string extends Models[number]['table'] ? UntypedSchema : SchemaOf<Models> & BuiltinSchema;
+
+/** Creates an app (nothing is opened until `open`, `start` or `listen`), typed by its models. */
+export function createApp<Models extends readonly ModelDecl[] = readonly []>(options: AppOptions & { readonly models?: Models }): PorticoApp<AppSchema<Models>> {
+  return new PorticoApp<AppSchema<Models>>(options);
 }

@@ -79,7 +79,7 @@ describe('a signup that fails is rolled back whole', () => {
     try {
       const res = await fetch(`${url}/api/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'zed', email: 'zed@example.com', password: 'correct horse battery staple' }) });
       expect(res.status).toBe(500);
-      const count = async (table: string) => (await app.store.find(table)).length;
+      const count = async (table: 'auth_user' | 'auth_email_code' | 'task_row') => (await app.store.find(table)).length;
       expect({ users: await count('auth_user'), codes: await count('auth_email_code'), jobs: await count('task_row') }).toEqual({ users: 0, codes: 0, jobs: 0 });
       expect(mailer.outbox).toEqual([]);
     } finally {

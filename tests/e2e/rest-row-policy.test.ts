@@ -112,6 +112,7 @@ describe('a row policy that cannot hold is an error at start', () => {
   };
 
   it('ownedBy naming an unknown column', async () => {
+    // @ts-expect-error: the type checker refuses it too; an untyped host gets the start error
     const bad = defineModel('bad', { id: c.id(), body: c.text() }, { ownedBy: 'owner_id' });
     await expect(start(createApp({ database: 'memory:', models: [bad], logRequests: false }))).rejects.toThrow(new ModelDefinitionError('ownedBy names unknown column bad.owner_id'));
   });

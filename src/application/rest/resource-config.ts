@@ -2,7 +2,9 @@ import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { JsonSchema } from '../../domain/rest/action-schema.js';
 import type { CrudAction, FieldConfig, PermissionClass, ScopeFn } from '../../domain/rest/resource-config.js';
+import type { ColumnName, Row as ModelRow } from '../../domain/model/typed-model.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import type { TypedStore } from '../../ports/typed-store.js';
 
 /** Per-table REST configuration (SPEC "Exposure controls": `resource(cfg)`). */
 export interface ResourceConfig extends FieldConfig {
@@ -74,3 +76,25 @@ export interface ActionDef {
   readonly summary?: string;
   readonly handler: (ctx: ActionContext, tools: ActionTools) => Promise<ActionResult> | ActionResult;
 }
+
+/**
+ * A resource's configuration checked against schema `S` (`rest({ models })`): `table` is one of
+ * its tables, the column lists and `ownedBy` name that table's columns, and an action's row and
+ * store are typed. With the untyped schema it is `ResourceConfig`.
+ */
+export type TypedResourceConfig<S, N extends string> = Omit<ResourceConfig, 'table' | 'hide' | 'noform' | 'privileged' | 'ownedBy' | 'actions'> & {
+  readonly table: N;
+  readonly hide?: readonly ColumnName<S[N & keyof S]>[];
+  readonly noform?: readonly ColumnName<S[N & keyof S]>[];
+  readonly privileged?: readonly ColumnName<S[N & keyof S]>[];
+  readonly ownedBy?: ColumnName<S[N & keyof S]>;
+  readonly actions?: readonly TypedActionDef<S, N>[];
+};
+
+/** A custom action of table `N` of schema `S`: its handler's row and store typed. */
+export type TypedActionDef<S, N extends string> = Omit<ActionDef, 'handler'> & {
+  readonly handler: (
+    ctx: Omit<ActionContext, 'row'> & { readonly row?: ModelRow<S[N & keyof S], S> },
+    tools: { readonly store: TypedStore<S>; present(row: ModelRow<S[N & keyof S], S>): Record<string, Value> },
+  ) => Promise<ActionResult> | ActionResult;
+};

@@ -7,13 +7,19 @@ import type { RowPolicyDecl } from '../../domain/model/row-policy.js';
 import { assertEnforceableSchema } from '../../domain/rest/action-schema.js';
 import { isExposed } from '../../domain/rest/exposure.js';
 import { AllowAny, ReadOnly } from '../../domain/rest/permission-classes.js';
-import type { ResourceConfig } from '../../application/rest/resource-config.js';
+import type { ResourceConfig, TypedResourceConfig } from '../../application/rest/resource-config.js';
+import type { ModelDecl } from '../../domain/model/define-model.js';
+import type { UntypedSchema } from '../../domain/model/typed-model.js';
+import type { TableOf } from '../../ports/typed-store.js';
+import type { AppSchema } from '../portico-app.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 import { bindRestUseCases } from './rest-bindings.js';
-export interface RestOptions {
+export interface RestOptions<Models extends readonly ModelDecl[] = readonly ModelDecl[]> {
   /** Mount point (default `/api`; `''` mounts at the bare root, where the API root index is not served). */
   readonly prefix?: string;
+  /** The app's models, for the types only: `resource()` then checks its table, columns and action rows. */
+  readonly models?: Models;
 }
 
 /**
@@ -26,7 +32,7 @@ export interface RestOptions {
  *   .resource({ table: 'author', permission: AllowAny, hide: ['secret_note'] })
  *   .exclude(['secret_config']));
  */
-export class RestPlugin implements Plugin {
+export class RestPlugin<S = UntypedSchema> implements Plugin {
   readonly name = 'rest';
   private includeOnlyTables?: Set<string>;
   private readonly exposed = new Set<string>();
@@ -56,8 +62,9 @@ export class RestPlugin implements Plugin {
     return this;
   }
   /** Registers one table's configuration (a later call for the same table replaces it). */
-  resource(config: ResourceConfig): this {
-    this.configs.set(config.table, config);
+  resource<N extends TableOf<S>>(config: TypedResourceConfig<S, N>): this {
+    // The typed configuration is the untyped one seen through the models' types.
+    this.configs.set(config.table, config as unknown as ResourceConfig);
     return this;
   }
   /** A resource's `ownedBy`/`scope`: sugar for its model's row policy, which every surface applies. */
@@ -69,7 +76,7 @@ export class RestPlugin implements Plugin {
 
   /** Equal to one `resource(...)` per item. */
   resources(configs: Iterable<ResourceConfig>): this {
-    for (const c of configs) this.resource(c);
+    for (const c of configs) this.configs.set(c.table, c);
     return this;
   }
   /** How the REST layer identifies callers (default NoAuthentication: everyone is anonymous). */
@@ -183,7 +190,7 @@ export class RestPlugin implements Plugin {
   }
 }
 
-/** Creates the REST plugin. */
-export function rest(options: RestOptions = {}): RestPlugin {
-  return new RestPlugin(options);
+/** Creates the REST plugin; given `models`, its `resource()` configurations are typed by them. */
+export function rest<Models extends readonly ModelDecl[] = readonly ModelDecl[]>(options: RestOptions<Models> = {}): RestPlugin<AppSchema<Models>> {
+  return new RestPlugin<AppSchema<Models>>(options);
 }

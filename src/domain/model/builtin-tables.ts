@@ -1,12 +1,13 @@
 import { c } from './column.js';
-import { defineModel, type ModelDecl } from './define-model.js';
+import { defineModel } from './define-model.js';
+import type { SchemaOf } from './typed-model.js';
 import type { MigrationDef } from './migration.js';
 
 /**
  * The tables Portico itself owns (SPEC "Resources": auth_user; DESIGN §3 block-list).
  * They are registered in every app so foreign keys such as `post.created_by_id` can target them.
  */
-export const BUILTIN_MODELS: readonly ModelDecl[] = [
+export const BUILTIN_MODELS = [
   defineModel('auth_user', {
     id: c.id(),
     username: c.text().uniqueIgnoreCase(),
@@ -119,7 +120,10 @@ export const BUILTIN_MODELS: readonly ModelDecl[] = [
     },
     { uniqueTogether: [['key', 'scope']] },
   ),
-];
+] as const;
+
+/** Portico's own tables, typed: every app's schema holds them (`app.store.find('auth_user')`). */
+export type BuiltinSchema = SchemaOf<typeof BUILTIN_MODELS>;
 
 /** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
 const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row']);

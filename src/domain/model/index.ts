@@ -1,5 +1,5 @@
 export * from './types.js';
-export { c, ColumnBuilder, type ColumnSpec } from './column.js';
+export { c, ColumnBuilder, type ColumnSpec, type ColumnTraits } from './column.js';
 export { defineModel, type ModelDecl, type ModelOptions } from './define-model.js';
 export { ModelRegistry, ModelDefinitionError, columnOf, type ReverseRelation } from './model-registry.js';
 export type { Dialect, MigrationDef } from './migration.js';

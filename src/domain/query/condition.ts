@@ -54,11 +54,11 @@ export interface FindQuery {
 
 /** Shorthand constructors for conditions. */
 export const where = {
-  eq: (column: string, value: Value): Condition => ({ column, op: 'eq', value }),
-  in: (column: string, values: readonly Value[]): Condition => ({ column, op: 'in', value: values }),
-  all: (...conditions: Condition[]): Condition => ({ all: conditions }),
-  any: (...conditions: Condition[]): Condition => ({ any: conditions }),
-  not: (condition: Condition): Condition => ({ not: condition }),
+  eq: <C extends string, V extends Value>(column: C, value: V) => ({ column, op: 'eq', value }) as const,
+  in: <C extends string, V extends Value>(column: C, values: readonly V[]) => ({ column, op: 'in', value: values }) as const,
+  all: <T extends readonly object[]>(...conditions: T) => ({ all: conditions }) as const,
+  any: <T extends readonly object[]>(...conditions: T) => ({ any: conditions }) as const,
+  not: <T extends object>(condition: T) => ({ not: condition }) as const,
 };
 
 /**
