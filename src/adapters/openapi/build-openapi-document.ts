@@ -47,32 +47,56 @@ function visibleColumns(resource: RestResource) {
   return resource.model.columns.filter((c) => resource.policy.readable(c.name));
 }
 
+
 /**
- * `?include=`, naming the relations of the table's visible foreign keys (each followed by at most
- * two more hops) and its readable many-to-many relations (their target keys; a last hop only).
+ * Every path `?include=` accepts from `resource`: each visible foreign key followed by up to
+ * MAX_INCLUDE_HOPS - 1 more of its target's, and a visible many-to-many relation as the last hop.
  */
-function includeParameter(resource: RestResource): Json {
-  const relations = visibleColumns(resource).flatMap((c) => (c.references ? [c.references.relation] : []));
-  const links = resource.model.manyToMany.filter((rel) => resource.policy.readable(rel.name)).map((rel) => rel.name);
-  const here = [...(relations.length > 0 ? [relations.join(', ')] : []), ...(links.length > 0 ? [`many-to-many, listing the linked keys: ${links.join(', ')}`] : [])];
-  const list = here.length > 0 ? ` (here: ${here.join('; ')})` : ' (this table has none: any value answers 400)';
-  const paths = [...(relations.length > 0 ? [`${alternatives(relations)}(?:\\.[A-Za-z0-9_]+){0,${MAX_INCLUDE_HOPS - 1}}`] : []), ...(links.length > 0 ? [alternatives(links)] : [])];
-  const schema = paths.length > 0 ? { type: 'string', pattern: commaList(paths.length === 1 ? (paths[0] as string) : `(?:${paths.join('|')})`) } : { type: 'string' };
+function includePaths(resource: RestResource, served: RestServed): string[] {
+  const out: string[] = [];
+  // The REST layer's rule (`parseIncludePath`): what the field policy of each table lets a caller see.
+  const readable = (table: string, name: string) => (table === resource.model.table ? resource : served.resourceOf(table)).policy.readable(name);
+  const walk = (model: RestResource['model'], prefix: string, hops: number): void => {
+    for (const col of model.columns) {
+      if (!col.references || col.hidden || col.name === 'password_hash' || !readable(model.table, col.name)) continue;
+      const path = `${prefix}${col.references.relation}`;
+      out.push(path);
+      if (hops + 1 < MAX_INCLUDE_HOPS) walk(served.resourceOf(col.references.table).model, `${path}.`, hops + 1);
+    }
+    for (const rel of model.manyToMany) if (readable(model.table, rel.name)) out.push(`${prefix}${rel.name}`);
+  };
+  walk(resource.model, '', 0);
+  return out;
+}
+
+/**
+ * `?include=`: a comma list of the paths the server accepts, each one named (`includePaths`); a
+ * table with none has no `include` parameter (any value would answer 400).
+ */
+function includeParameter(resource: RestResource, served: RestServed): Json | undefined {
+  const paths = includePaths(resource, served);
+  if (paths.length === 0) return undefined;
   return {
     name: 'include',
     in: 'query',
-    description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops; a many-to-many relation (last hop only) adds the array of linked keys${list}`,
-    schema,
+    description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops; a many-to-many relation (last hop only) adds the array of linked keys. Here: ${paths.join(', ')}`,
+    schema: { type: 'string', pattern: commaList(alternatives(paths)) },
   };
 }
 
+/**
+ * `?ordering=`: visible columns, each at most once (a negative lookahead refuses a name given
+ * twice, as the server does), `-` for descending.
+ */
 function orderingParameter(resource: RestResource): Json {
   const names = visibleColumns(resource).filter((c) => c.type !== 'json').map((c) => c.name);
+  const name = alternatives(names);
+  const twice = `(?!(?:.*,)?-?(${names.map(escapeRe).join('|')})(?:,.*)?,-?\\1(?:,|$))`;
   return {
     name: 'ordering',
     in: 'query',
     description: 'Comma-separated visible columns, each at most once, `-` for descending (`-a,b`); default the primary key',
-    schema: { type: 'string', pattern: commaList(`-?${alternatives(names)}`) },
+    schema: { type: 'string', pattern: `^${twice}${commaList(`-?${name}`).slice(1)}` },
   };
 }
 
@@ -142,7 +166,8 @@ interface PathContext {
   readonly names: Names;
   readonly bodies: WriteBodies;
   readonly n: ReturnType<typeof notes>;
-  readonly include: Json;
+  /** The `include` parameter, when the table has relations to include. */
+  readonly include: Json | undefined;
   readonly scoped: readonly string[];
   readonly base: string;
   readonly parentParam: readonly Json[];
@@ -159,7 +184,7 @@ function resourcePaths(resource: RestResource, names: Names, bodies: WriteBodies
     names,
     bodies,
     n: notes(resource, served),
-    include: includeParameter(resource),
+    include: includeParameter(resource, served),
     scoped: under ? ['404'] : [],
     base: under ? `${served.prefix}/${under.parent}/{parent_id}/${table}` : `${served.prefix}/${table}`,
     parentParam: under ? [{ name: 'parent_id', in: 'path', required: true, description: `The key of the ${under.parent} row`, schema: keySchema(pkOf(served.resourceOf(under.parent))) }] : [],
@@ -183,7 +208,7 @@ function listAndCreate({ resource, names, bodies, n, include, scoped, row }: Pat
   const collection = allowedMethods(resource.actions, 'collection');
   const coll: Json = {};
   if (collection.includes('GET')) {
-    const parameters = [ref('parameters', 'limit'), ref('parameters', 'offset'), orderingParameter(resource), ref('parameters', 'search'), include, fieldsParameter(resource), ...filterParameters(resource)];
+    const parameters = [ref('parameters', 'limit'), ref('parameters', 'offset'), orderingParameter(resource), ref('parameters', 'search'), ...(include ? [include] : []), fieldsParameter(resource), ...filterParameters(resource)];
     coll.get = operation(resource, {
       id: `list${names.base}`,
       summary: `List ${table} rows`,
@@ -257,7 +282,7 @@ function detailReads({ resource, names, n, include, row }: PathContext): Json {
       summary: `Retrieve one ${table} row`,
       description: `Answers the row; \`?include=\` hydrates foreign keys and lists the keys linked through many-to-many relations (an unknown relation answers 400). A key that names no visible row, or cannot be a key, answers 404.${n.under}`,
       gates: [[resource, 'read']],
-      parameters: [include],
+      ...(include ? { parameters: [include] } : {}),
       success: ['200', row('The row')],
       errors: ['400', '404'],
     });

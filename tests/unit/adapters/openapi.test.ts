@@ -176,12 +176,26 @@ describe('buildOpenApiDocument: operations', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('list takes the paging, search, include and fields parameters plus one per visible column', () => {
+  it('list takes the paging, search and fields parameters plus one per visible column; include only where there is a relation', () => {
     const params = (op('/api/author', 'get').parameters ?? []).map((p) => p.name ?? p.$ref?.split('/').pop());
-    expect(params).toEqual(['limit', 'offset', 'ordering', 'search', 'include', 'fields', 'id', 'name', 'bio', 'is_staff', 'featured', 'born', 'created_at']);
+    expect(params).toEqual(['limit', 'offset', 'ordering', 'search', 'fields', 'id', 'name', 'bio', 'is_staff', 'featured', 'born', 'created_at']);
     const json = (op('/api/order_item', 'get').parameters ?? []).map((p) => p.name);
     expect(json).not.toContain('meta');
-    expect((op('/api/author/{id}', 'get').parameters ?? []).map((p) => p.name)).toEqual(['include']);
+    expect(json).toContain('include');
+    expect(op('/api/author/{id}', 'get').parameters).toBeUndefined();
+    expect((op('/api/order_item/{id}', 'get').parameters ?? []).map((p) => p.name)).toEqual(['include']);
+  });
+
+  it('include names the paths the server accepts, ordering refuses a column given twice', () => {
+    const param = (path: string, name: string) => new RegExp(((op(path, 'get').parameters ?? []).find((p) => p.name === name) as { schema: { pattern: string } }).schema.pattern);
+    const include = param('/api/order_item', 'include');
+    expect(include.test('author')).toBe(true);
+    expect(include.test('author,author')).toBe(true); // the server takes a path twice as once
+    for (const refused of ['author.anything', 'author.author', 'nope', '', 'author,']) expect(include.test(refused), refused).toBe(false);
+    const ordering = param('/api/author', 'ordering');
+    for (const ok of ['name', '-name', 'name,-bio', 'bio,name,id']) expect(ordering.test(ok), ok).toBe(true);
+    for (const refused of ['name,name', 'name,-name', '-bio,id,bio', 'nope', 'name,', 'id,-id,name']) expect(ordering.test(refused), refused).toBe(false);
+    expect(ordering.test('born,bio')).toBe(true); // a name that starts another is not the same column
   });
 
   it('answers 201 on create, 200 on reads and updates, 204 on delete; errors are problem+json', () => {
