@@ -3,10 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium, submitForm } from '../support/browser.js';
-import { startReference, type RunningReference } from '../support/reference-server.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, browserPerTest, submitForm } from '../support/browser.js';
+import { startReference } from '../support/reference-server.js';
 
 /*
  * The admin (docs/admin.md) in a real, headless chromium against the reference app, with CSRF on.
@@ -21,26 +21,12 @@ const ok = await browserAvailable();
 const SHOTS = process.env.PORTICO_WRITE_SCREENSHOTS === '1' ? resolve(dirname(fileURLToPath(import.meta.url)), '../../docs/admin') : mkdtempSync(join(tmpdir(), 'portico-admin-shots-'));
 
 describe.skipIf(!ok)('the admin in a real browser', () => {
-  let browser: Browser;
-  let ref: RunningReference;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, ref] = await Promise.all([launchChromium(), startReference('sqlite', { env: { THROTTLE: 'off' } }), mkdir(SHOTS, { recursive: true })]);
+  const session = browserPerTest(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    return startReference('sqlite', { env: { THROTTLE: 'off' } });
   });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), ref?.close()]);
-  });
-
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  const at = (path: string) => `${ref.url}${path}`;
+  const at = session.at;
+  const store = () => session.server().app.store;
   const pathOf = (page: Page) => new URL(page.url()).pathname;
   const heading = async (page: Page) => ((await page.locator('h1').first().textContent()) ?? '').trim();
   const shot = (page: Page, name: string) => page.screenshot({ path: resolve(SHOTS, `${name}.png`), fullPage: true });
@@ -49,7 +35,7 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
 
   /** Opens /admin/ anonymously, follows the redirect to /login and signs in there; lands back on /admin/. */
   async function signInThroughAdmin(username: string, password: string): Promise<Page> {
-    const page = await context.newPage();
+    const page = await session.page();
     await page.goto(at('/admin/'), { waitUntil: 'load' });
     expect(pathOf(page)).toBe('/login');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/admin/');
@@ -103,7 +89,7 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
     expect(await page.locator('#f-author_id option:checked').textContent()).toBe('Alan Turing (#2)');
     expect(await page.locator('input[name^="tags."][value="orm"]').isChecked()).toBe(true);
     expect(await page.locator('input[name^="tags."][value="rest"]').isChecked()).toBe(true);
-    const row = await ref.app.store.getById('post', Number(id));
+    const row = await store().getById('post', Number(id));
     expect(row).toMatchObject({ title, author_id: 2, published: true });
 
     // Edit: a new title, one tag fewer.
@@ -147,7 +133,7 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
     expect(deleted.status()).toBe(303);
     expect(pathOf(page)).toBe('/admin/post');
     expect(await found.allTextContents()).not.toContain(edited);
-    expect(await ref.app.store.getById('post', Number(id))).toBeNull();
+    expect(await store().getById('post', Number(id))).toBeNull();
 
     // The row's history page still answers for the deleted row: add, change, delete, newest first.
     await page.goto(at(`/admin/post/${id}/history`), { waitUntil: 'load' });
@@ -161,12 +147,12 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
 
   it('a change form saved after someone else changed the row shows both values, keeps the input, and saves on a second try', async () => {
     const page = await signInThroughAdmin('root', 'root-password-1');
-    const comment = await ref.app.store.insert('comment', { post_id: 1, body: 'opened', votes: 1 });
+    const comment = await store().insert('comment', { post_id: 1, body: 'opened', votes: 1 });
     const id = String(comment.id);
     await page.goto(at(`/admin/comment/${id}`), { waitUntil: 'load' });
     await page.locator('#f-votes').fill('2');
     // Meanwhile, another writer.
-    await ref.app.store.update('comment', Number(id), { votes: 5 });
+    await store().update('comment', Number(id), { votes: 5 });
     const save = () => submit(page, page.locator(`form[action="/admin/comment/${id}"] button[type="submit"]`, { hasText: 'Save' }), `/admin/comment/${id}`);
     const refused = await save();
     expect(refused.status()).toBe(412);
@@ -174,9 +160,9 @@ describe.skipIf(!ok)('the admin in a real browser', () => {
     expect(await notice.textContent()).toContain('changed by someone else since you opened it');
     expect(await notice.locator('tbody tr').allTextContents()).toEqual(['votes25']);
     expect(await page.locator('#f-votes').inputValue()).toBe('2');
-    expect((await ref.app.store.getById('comment', Number(id)))?.votes).toBe(5);
+    expect((await store().getById('comment', Number(id)))?.votes).toBe(5);
     const again = await save();
     expect(again.status()).toBe(303);
-    expect((await ref.app.store.getById('comment', Number(id)))?.votes).toBe(2);
+    expect((await store().getById('comment', Number(id)))?.votes).toBe(2);
   });
 });

@@ -1,8 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium, submitForm } from '../support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, browserPerTest, submitForm } from '../support/browser.js';
 import { seedJob, startJobsReference } from '../support/admin-jobs.js';
-import type { RunningReference } from '../support/reference-server.js';
 
 /*
  * The admin's jobs page (docs/admin.md "Jobs") in a real, headless chromium against the reference
@@ -13,32 +12,15 @@ import type { RunningReference } from '../support/reference-server.js';
 const ok = await browserAvailable();
 
 describe.skipIf(!ok)('the admin jobs page in a real browser', () => {
-  let browser: Browser;
-  let ref: RunningReference;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, ref] = await Promise.all([launchChromium(), startJobsReference('sqlite')]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), ref?.close()]);
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  const at = (path: string) => `${ref.url}${path}`;
+  const session = browserPerTest(() => startJobsReference('sqlite'));
+  const at = session.at;
   const pathOf = (page: Page) => new URL(page.url()).pathname;
 
   it('staff open the jobs page from the index, press Retry on a dead job and see it queued', async () => {
-    const waiting = await seedJob(ref.app, { state: 'failed', attempts: 1, lastError: 'Error: first try failed', runAt: new Date(Date.now() + 3_600_000) });
-    const dead = await seedJob(ref.app, { state: 'dead', attempts: 3, lastError: 'Error: <b>report server</b> down' });
+    const waiting = await seedJob(session.server().app, { state: 'failed', attempts: 1, lastError: 'Error: first try failed', runAt: new Date(Date.now() + 3_600_000) });
+    const dead = await seedJob(session.server().app, { state: 'dead', attempts: 3, lastError: 'Error: <b>report server</b> down' });
 
-    const page = await context.newPage();
+    const page = await session.page();
     await page.goto(at('/admin/'), { waitUntil: 'load' });
     expect(pathOf(page)).toBe('/login');
     const form = page.locator('#login-form');
@@ -61,7 +43,7 @@ describe.skipIf(!ok)('the admin jobs page in a real browser', () => {
     expect(await page.locator(`#job-${dead} td.state`).textContent()).toBe('queued');
     expect(await page.locator(`#job-${dead} td.attempts`).textContent()).toBe('0/3');
     expect(await page.locator(`#job-${dead} button`).count()).toBe(0);
-    expect(await ref.app.tasks.get(dead)).toMatchObject({ state: 'queued', attempts: 0 });
-    expect((await ref.app.tasks.get(waiting))?.state).toBe('failed');
+    expect(await session.server().app.tasks.get(dead)).toMatchObject({ state: 'queued', attempts: 0 });
+    expect((await session.server().app.tasks.get(waiting))?.state).toBe('failed');
   });
 });

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable, launchChromium, submitForm } from '../support/browser.js';
-import { hostPassword, startAdminHost, type AdminHost } from '../support/admin-host.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, browserPerTest, submitForm } from '../support/browser.js';
+import { hostPassword, startAdminHost } from '../support/admin-host.js';
 
 /*
  * The admin's own login and logout pages (docs/admin.md "Who gets in") in a real, headless
@@ -13,30 +13,13 @@ import { hostPassword, startAdminHost, type AdminHost } from '../support/admin-h
 const ok = await browserAvailable();
 
 describe.skipIf(!ok)('the admin\'s own login page in a real browser', () => {
-  let browser: Browser;
-  let host: AdminHost;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    [browser, host] = await Promise.all([launchChromium(), startAdminHost()]);
-  });
-  afterAll(async () => {
-    await Promise.all([browser?.close(), host?.close()]);
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  const at = (path: string) => `${host.url}${path}`;
+  const session = browserPerTest(() => startAdminHost());
+  const at = session.at;
   const pathOf = (page: Page) => new URL(page.url()).pathname;
   const heading = async (page: Page) => ((await page.locator('h1').first().textContent()) ?? '').trim();
 
   it('opens the admin, is sent to the login page, signs in, sees the list, then logs out', async () => {
-    const page = await context.newPage();
+    const page = await session.page();
     await page.goto(at('/admin/note'), { waitUntil: 'load' });
     expect(pathOf(page)).toBe('/admin/login/');
     expect(new URL(page.url()).searchParams.get('redirect')).toBe('/admin/note');
@@ -65,7 +48,7 @@ describe.skipIf(!ok)('the admin\'s own login page in a real browser', () => {
     const out = await submitForm(page, page.locator('header button[type="submit"]', { hasText: 'Log out' }), '/admin/logout/');
     expect(out.status()).toBe(303);
     expect(pathOf(page)).toBe('/admin/login/');
-    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('portico_session');
+    expect((await session.context().cookies()).map((cookie) => cookie.name)).not.toContain('portico_session');
     await page.goto(at('/admin/'), { waitUntil: 'load' });
     expect(pathOf(page)).toBe('/admin/login/');
   });
