@@ -190,19 +190,16 @@ export class ReviewJobs {
    * state, or a unique key an unfinished job holds).
    */
   async retry(id: number): Promise<Job> {
+    // Tasks.retry holds the rule (a dead job whose unique key no unfinished job holds); the job is
+    // read afterwards only to answer it, or to say why nothing was done.
+    const retried = await this.tasks.retry(id);
     const job = await this.tasks.get(id);
     if (!job) throw new DomainError('not_found', `no job ${id}`);
+    if (retried) return job;
     if (!canRetry(job.state)) throw notRetryable(job);
-    if (!(await this.tasks.retry(id))) {
-      const now = await this.tasks.get(id);
-      if (!now) throw new DomainError('not_found', `no job ${id}`);
-      if (!canRetry(now.state)) throw notRetryable(now);
-      throw new DomainError('invalid_input', `job ${id} cannot be retried while another unfinished job holds its unique key ${JSON.stringify(now.uniqueKey ?? '')}`);
-    }
-    const queued = await this.tasks.get(id);
-    if (!queued) throw new DomainError('not_found', `no job ${id}`);
-    return queued;
+    throw new DomainError('invalid_input', `job ${id} cannot be retried while another unfinished job holds its unique key ${JSON.stringify(job.uniqueKey ?? '')}`);
   }
+
 }
 
 const notRetryable = (job: Job): DomainError => new DomainError('invalid_input', `job ${job.id} is ${job.state}: only a dead job can be retried`);

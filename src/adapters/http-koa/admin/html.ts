@@ -25,6 +25,15 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): SafeHtml 
   return new SafeHtml(out);
 }
 
+/** The first value of a query parameter given once or repeated. */
+export const firstParam = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** A page number as the admin's lists read `p`: a positive whole number, else 1. */
+export function pageParam(raw: string | undefined): number {
+  const page = Number.parseInt(raw || '1', 10);
+  return Number.isSafeInteger(page) && page > 0 ? page : 1;
+}
+
 /** A query string from parameters (empty values dropped), starting with `?` when not empty. */
 export function queryString(params: Readonly<Record<string, string | number | undefined>>): string {
   const q = new URLSearchParams();

@@ -9,14 +9,12 @@ import type { SafeHtml } from '../safe-html.js';
 import { redirect, type AdminCall } from './admin-context.js';
 import { cellText } from './cells.js';
 import { csrfInput } from './csrf.js';
-import { html, queryString } from './html.js';
+import { firstParam, html, pageParam, queryString } from './html.js';
 
 /** The page's segment under the admin prefix: `<prefix>/jobs`. */
 export const JOBS_SEGMENT = 'jobs';
 /** The longest last error a row shows in full; a longer one (or one of several lines) is cut, the whole text in a details element. */
 const ERROR_SHOWN = 80;
-
-const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** Whether the table route's URL is the jobs page: `<prefix>/jobs` with the tasks battery mounted. */
 export const isJobsPage = (call: AdminCall): boolean => call.req.params.table === JOBS_SEGMENT && call.deps.jobs() !== undefined;
@@ -26,12 +24,6 @@ function reviewOf(call: AdminCall): ReviewJobs {
   const review = call.deps.jobs();
   if (!review) throw new DomainError('not_found', `no admin page for "${JOBS_SEGMENT}"`);
   return review;
-}
-
-/** The page number of `p` as the list pages read it: a positive whole number, else 1. */
-function pageNumber(raw: string | undefined): number {
-  const page = Number.parseInt(raw || '1', 10);
-  return Number.isSafeInteger(page) && page > 0 ? page : 1;
 }
 
 /** A last error: a dash, the text, or its first line cut short with the whole text under it. */
@@ -62,8 +54,8 @@ function jobRow(call: AdminCall, job: Job, back: { state: string | undefined; pa
 export async function jobsPage(call: AdminCall): Promise<HttpResponse> {
   const { deps, req } = call;
   const review = reviewOf(call);
-  const state = first(req.query.state) || undefined;
-  const page = pageNumber(first(req.query.p));
+  const state = firstParam(req.query.state) || undefined;
+  const page = pageParam(firstParam(req.query.p));
   const { jobs, count } = await review.page({ state, page, pageSize: ADMIN_PAGE_SIZE });
   const base = `${deps.prefix}/${JOBS_SEGMENT}`;
   const link = (change: Record<string, string | undefined>) => `${base}${queryString({ state, ...change })}`;

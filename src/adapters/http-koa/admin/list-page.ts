@@ -5,7 +5,7 @@ import type { HttpResponse } from '../http-route.js';
 import type { AdminCall } from './admin-context.js';
 import { cellText, fkCell, keyPath } from './cells.js';
 import { csrfInput } from './csrf.js';
-import { html, queryString } from './html.js';
+import { html, pageParam, queryString } from './html.js';
 import { filterSidebar } from './list-filters.js';
 
 const CONTROL = new Set(['q', 'o', 'p', 'deleted']);
@@ -15,8 +15,7 @@ export function listRequest(query: Readonly<Record<string, string | string[] | u
   const one = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : '');
   const filters: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (!CONTROL.has(k) && typeof v === 'string' && v !== '') filters[k] = v;
-  const page = Number.parseInt(one('p') || '1', 10);
-  return { filters, search: one('q'), ordering: one('o') || (defaultOrdering ?? ''), page: Number.isFinite(page) && page > 0 ? page : 1, deleted: one('deleted') === '1' };
+  return { filters, search: one('q'), ordering: one('o') || (defaultOrdering ?? ''), page: pageParam(one('p')), deleted: one('deleted') === '1' };
 }
 
 /** The current list parameters with some replaced (for sort, filter and page links). */

@@ -6,7 +6,7 @@ import { sessionAuthentication } from '../authentication.js';
 import type { HttpRequest, HttpResponse, RouteDef } from '../http-route.js';
 import { loginPagePath, loginRedirect, redirect, type AdminDeps } from './admin-context.js';
 import { csrfInput } from './csrf.js';
-import { html, layout, queryString } from './html.js';
+import { firstParam, html, layout, queryString } from './html.js';
 import type { SafeHtml } from '../safe-html.js';
 
 /** The one refusal of the admin login: a wrong password, an unknown, inactive or non-staff user alike (Django's text). */
@@ -14,7 +14,6 @@ export const ADMIN_LOGIN_REFUSED = 'Please enter the correct username and passwo
 /** Only reached with the right password, so it tells nothing about which accounts exist (form login says the same). */
 const EMAIL_UNVERIFIED = 'Please verify your email address before logging in.';
 
-const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 const field = (body: unknown, name: string): string => {
   const v = (body as Record<string, unknown> | undefined)?.[name];
   return typeof v === 'string' ? v : '';
@@ -22,7 +21,7 @@ const field = (body: unknown, name: string): string => {
 
 /** The requested way back (`redirect`, or Django's `next`) when it is a safe site-relative path. */
 function requested(req: HttpRequest): string | undefined {
-  const target = first(req.query.redirect) ?? first(req.query.next);
+  const target = firstParam(req.query.redirect) ?? firstParam(req.query.next);
   return isSafePath(target) ? target : undefined;
 }
 

@@ -104,13 +104,15 @@ describe('ReviewJobs: the admin jobs page through the task client', () => {
     expect(await new ReviewJobs(client).retry(1)).toMatchObject({ id: 1, state: 'queued', attempts: 0 });
   });
 
-  it('retry of an unknown job is not_found; of a job that is not dead an invalid_input naming its state, without asking the queue', async () => {
-    const { client, calls } = fakeClient([{ state: 'failed' }, { state: 'succeeded' }]);
+  it('retry of an unknown job is not_found; of a job that is not dead an invalid_input naming its state, the job unchanged', async () => {
+    const { client, calls, jobs } = fakeClient([{ state: 'failed' }, { state: 'succeeded' }]);
     const review = new ReviewJobs(client);
     await expect(review.retry(9)).rejects.toMatchObject({ code: 'not_found', detail: 'no job 9' });
     await expect(review.retry(1)).rejects.toMatchObject({ code: 'invalid_input', detail: 'job 1 is failed: only a dead job can be retried' });
     await expect(review.retry(2)).rejects.toMatchObject({ code: 'invalid_input', detail: 'job 2 is succeeded: only a dead job can be retried' });
-    expect(calls.retry).toEqual([]);
+    // The queue's retry holds the rule: it is asked, and refuses each.
+    expect(calls.retry).toEqual([9, 1, 2]);
+    expect(jobs.map((job) => job.state)).toEqual(['failed', 'succeeded']);
   });
 
   it('retry of a dead job whose unique key an unfinished job holds says so', async () => {
