@@ -64,6 +64,24 @@ describe('OpenAPI document and Swagger UI in development', () => {
     for (const secret of ['secret_note', 'moderation_note', 'password_hash', '"secret"']) expect(text).not.toContain(secret);
   });
 
+  it('types each relation ?include= adds on the row, and says what a client generator needs (x-portico-*)', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown>; 'x-portico-columns'?: string[] }>;
+    const post = schemas.Post;
+    expect(post?.['x-portico-columns']).toEqual(['id', 'title', 'body', 'author_id', 'created_by_id', 'published', 'featured', 'score', 'created_at', 'deleted_at']);
+    expect(post?.properties.author).toMatchObject({ oneOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }] });
+    // auth_user is served by no resource: its row has a schema of its own, with its default hidden columns left out.
+    expect(post?.properties.created_by).toMatchObject({ oneOf: [{ $ref: '#/components/schemas/AuthUser' }, { type: 'null' }] });
+    expect(Object.keys(schemas.AuthUser?.properties ?? {})).toEqual(['id', 'username', 'is_staff', 'is_superuser', 'is_active', 'date_joined']);
+    expect(schemas.Comment?.properties.post).toMatchObject({ oneOf: [{ $ref: '#/components/schemas/Post' }, { type: 'null' }] });
+    const list = (doc.paths['/api/post'] as { get: { parameters: { name?: string; 'x-portico-items'?: string[]; 'x-portico-lookups'?: string[] }[] } }).get.parameters;
+    const param = (name: string) => list.find((p) => p.name === name);
+    expect(param('include')?.['x-portico-items']).toEqual(['author', 'created_by', 'tags']);
+    expect(param('fields')?.['x-portico-items']).toEqual(post?.['x-portico-columns']);
+    expect(param('ordering')?.['x-portico-items']).toContain('created_at');
+    expect(param('title')?.['x-portico-lookups']).toEqual(['ne', 'gt', 'gte', 'lt', 'lte', 'in', 'isnull', 'contains', 'icontains', 'iexact', 'startswith']);
+    expect(param('score')?.['x-portico-lookups']).toEqual(['ne', 'gt', 'gte', 'lt', 'lte', 'in', 'isnull']);
+  });
+
   it('is advertised in the API root', async () => {
     const root = (await (await ref.get('/api/')).json()) as { endpoints: { group: string; path: string }[] };
     expect(root.endpoints.filter((e) => e.group === 'openapi').map((e) => e.path)).toEqual(['/api/openapi.json', '/api/docs']);

@@ -4,7 +4,7 @@ import type { RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
 import { batch, bulkDeleteBody, WriteSchemas, type WriteBodies } from './openapi-inputs.js';
 import { errorResponseComponents, etagHeader, IF_MATCH, operation, type Gate } from './openapi-operations.js';
-import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, SHARED_PARAMETERS, type Json, type Names } from './openapi-schemas.js';
+import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, reserveName, SHARED_PARAMETERS, typeNameOf, type Json, type Names } from './openapi-schemas.js';
 
 /** The `info` of the document. */
 export interface OpenApiInfo {
@@ -81,6 +81,7 @@ function includeParameter(resource: RestResource, served: RestServed): Json | un
     in: 'query',
     description: `Comma-separated relations to hydrate, dotted paths up to ${MAX_INCLUDE_HOPS} hops; a many-to-many relation (last hop only) adds the array of linked keys. Here: ${paths.join(', ')}`,
     schema: { type: 'string', pattern: commaList(alternatives(paths)) },
+    'x-portico-items': paths,
   };
 }
 
@@ -97,12 +98,13 @@ function orderingParameter(resource: RestResource): Json {
     in: 'query',
     description: 'Comma-separated visible columns, each at most once, `-` for descending (`-a,b`); default the primary key',
     schema: { type: 'string', pattern: `^${twice}${commaList(`-?${name}`).slice(1)}` },
+    'x-portico-items': names,
   };
 }
 
 function fieldsParameter(resource: RestResource): Json {
   const names = visibleColumns(resource).map((c) => c.name);
-  return { name: 'fields', in: 'query', description: 'Comma-separated visible columns to return', schema: { type: 'string', pattern: commaList(alternatives(names)) } };
+  return { name: 'fields', in: 'query', description: 'Comma-separated visible columns to return', schema: { type: 'string', pattern: commaList(alternatives(names)) }, 'x-portico-items': names };
 }
 
 function filterParameters(resource: RestResource): Json[] {
@@ -116,6 +118,7 @@ function filterParameters(resource: RestResource): Json[] {
         in: 'query',
         description: `Equals. Lookups: ${lookups.map((l) => `\`${c.name}__${l}\``).join(', ')} (\`in\` is comma separated)`,
         schema: inputScalarSchema(c.type),
+        'x-portico-lookups': lookups,
       };
     });
 }
@@ -406,9 +409,22 @@ export function buildOpenApiDocument(served: RestServed, info: OpenApiInfo): Ope
   const schemas: Record<string, Json> = {};
   const writes = new WriteSchemas(served, schemas, taken);
   const paths: Record<string, Json> = {};
+  const keyOf = (table: string) => pkOf(served.resourceOf(table));
+  // The row schema of each table an include reaches: a served table's, else one of its own (its default field policy).
+  const rowNames = new Map<string, string>();
+  for (const resource of served.resources) if (!rowNames.has(resource.model.table)) rowNames.set(resource.model.table, (names.get(resource) as Names).read);
+  const rowOf = (table: string): string => {
+    let name = rowNames.get(table);
+    if (name === undefined) {
+      name = reserveName(taken, typeNameOf(table) || 'Row');
+      rowNames.set(table, name);
+      schemas[name] = readSchema(served.resourceOf(table), keyOf, rowOf);
+    }
+    return name;
+  };
   for (const resource of served.resources) {
     const n = names.get(resource) as Names;
-    schemas[n.read] = readSchema(resource, (table) => pkOf(served.resourceOf(table)));
+    schemas[n.read] = readSchema(resource, keyOf, rowOf);
     schemas[n.list] = listSchema(n.read);
     Object.assign(paths, resourcePaths(resource, n, writes.forResource(resource, n), served));
   }

@@ -145,13 +145,26 @@ export function allocateNames(resources: readonly RestResource[], taken: Set<str
 
 /**
  * The read model: readable columns (never hidden ones, never `password_hash`), computed fields,
- * and the readable many-to-many relations: optional arrays of target keys (`keyOf` answers the
- * key column of a target table), present when `?include=`d or written.
+ * and the relations `?include=` hydrates: each readable foreign key's row under its relation
+ * name (`rowOf` answers the schema name of a target table's row; null when the target is missing
+ * or out of sight), and each readable many-to-many relation as an array of target keys (`keyOf`
+ * answers a target's key column), present when included or written. `x-portico-columns` names
+ * the properties every answer carries unless `?fields=` narrows it (a generated client types a
+ * full row by it); the relations are absent unless included.
  */
-export function readSchema(resource: RestResource, keyOf: (table: string) => ColumnDef | undefined = () => undefined): Json {
+export function readSchema(resource: RestResource, keyOf: (table: string) => ColumnDef | undefined = () => undefined, rowOf?: (table: string) => string): Json {
   const properties: Json = {};
   for (const col of resource.model.columns) if (resource.policy.readable(col.name)) properties[col.name] = columnSchema(col, true);
   for (const name of Object.keys(resource.config.computed ?? {})) if (name !== 'password_hash') properties[name] = { readOnly: true, description: 'computed' };
+  const columns = Object.keys(properties);
+  for (const col of resource.model.columns) {
+    const rel = col.references;
+    if (!rowOf || !rel || col.hidden || col.name === 'password_hash' || !resource.policy.readable(col.name) || rel.relation in properties) continue;
+    properties[rel.relation] = {
+      oneOf: [ref('schemas', rowOf(rel.table)), { type: 'null' }],
+      description: `The ${rel.table} row \`${col.name}\` names: present with \`?include=${rel.relation}\`, null when it is missing or out of sight`,
+    };
+  }
   for (const rel of resource.model.manyToMany) {
     if (!resource.policy.readable(rel.name) || rel.name in properties) continue;
     const key = keyOf(rel.target);
@@ -161,7 +174,7 @@ export function readSchema(resource: RestResource, keyOf: (table: string) => Col
       description: `The keys of the linked ${rel.target} rows, in the order they were linked: present with \`?include=${rel.name}\` and in the answer to a write that names them`,
     };
   }
-  return { type: 'object', description: `One ${resource.model.table} row (\`?fields=\` may project it; \`?include=\` adds related rows).`, properties };
+  return { type: 'object', description: `One ${resource.model.table} row (\`?fields=\` may project it; \`?include=\` adds related rows).`, properties, 'x-portico-columns': columns };
 }
 
 export function listSchema(read: string): Json {
