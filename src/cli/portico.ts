@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,11 +21,14 @@ commands:
   jobs list        the newest jobs first (--state, --queue, --limit; default 50)
   jobs retry <id>  run a dead job again, with fresh attempts
   jobs cancel <id> end a job that has not started (queued, or waiting for a retry)
+  gen-client       write a typed REST client from the app's OpenAPI document (--out <file>;
+                   --check exits 1 when the file differs from what would be written)
 
 options:
   --app        a module whose default export is a PorticoApp or a function (databaseUrl) => PorticoApp
                (sync or async); default: portico.config.js (or .mjs) in the working directory
   --db         database address passed to that function (default: $DATABASE_URL)
+  --out        the file gen-client writes (e.g. src/api.ts)
   --dir        the migrations folder (default: the app's migrations option, else ./migrations)
   --create-db  create the PostgreSQL database or SQLite folder if it does not exist
   --no-input   never prompt`;
@@ -125,6 +128,7 @@ const OPTIONS = {
   dir: { type: 'string' },
   to: { type: 'string' },
   name: { type: 'string' },
+  out: { type: 'string' },
   rename: { type: 'string', multiple: true },
   username: { type: 'string' },
   email: { type: 'string' },
@@ -141,7 +145,7 @@ const OPTIONS = {
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker', 'jobs']);
+const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker', 'jobs', 'gen-client']);
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -151,8 +155,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!command || !COMMANDS.has(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
-  // The tasks() plugin runs its worker in this process whatever the app's own default; never for `jobs`.
-  if (command === 'worker' || command === 'jobs') process.env.PORTICO_TASK_WORKER = command === 'worker' ? '1' : '0';
+  // The tasks() plugin runs its worker in this process whatever the app's own default; never for `jobs` or `gen-client`.
+  if (command === 'worker' || command === 'jobs' || command === 'gen-client') process.env.PORTICO_TASK_WORKER = command === 'worker' ? '1' : '0';
   const app = await loadApp(values.app, values.db ?? process.env.DATABASE_URL);
   if (values['create-db']) app.createDatabaseIfMissing();
   const folder = app.migrationsFolder;
@@ -161,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.dir !== undefined || (folder === undefined && existsSync(resolve(dir)))) await app.useMigrations(resolve(dir));
   if (command === 'worker') return work(app, Number(values['grace-ms'] ?? 10_000));
   if (command === 'jobs') return jobs(app, positionals.slice(1), values);
+  if (command === 'gen-client') return genClient(app, values);
   try {
     // makemigrations reads the models; it opens the database only when it needs the ledger.
     if (command === 'makemigrations') await app.prepare();
@@ -188,6 +193,31 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+/**
+ * `portico gen-client --out <file> [--check]`: the app's typed REST client. The app starts (its
+ * plugins say what REST serves) without serving HTTP or running tasks, and writes nothing.
+ */
+async function genClient(app: PorticoApp, values: Values): Promise<number> {
+  if (!values.out) throw new UsageError('gen-client needs --out <file>, e.g. --out src/api.ts');
+  const out = resolve(values.out);
+  await app.start();
+  let source: string;
+  try {
+    source = app.management.client();
+  } finally {
+    await app.close();
+  }
+  if (values.check) {
+    const same = existsSync(out) && readFileSync(out, 'utf8') === source;
+    console.log(same ? `${values.out} is up to date.` : `${values.out} differs from the client of the app's current REST surface; run portico gen-client --out ${values.out}`);
+    return same ? 0 : 1;
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, source);
+  console.log(`wrote ${values.out}`);
+  return 0;
 }
 
 /** `portico jobs list|retry|cancel`: the app's task queue, read and changed through `app.tasks`. */

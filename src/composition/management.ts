@@ -12,6 +12,8 @@ import type { Clock } from '../ports/clock.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { MigrationDef } from '../domain/model/migration.js';
+import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
+import { generateClient } from '../adapters/openapi/generate-client.js';
 
 /** What `portico makemigrations` wrote, or would write with `check`. */
 export interface MadeMigrations {
@@ -44,6 +46,8 @@ export interface Management {
   createSuperuser(input: CreateSuperuserInput): Promise<Row>;
   /** Removes expired sessions; returns how many. */
   clearSessions(): Promise<number>;
+  /** The source of a typed REST client (`portico gen-client`), from the app's OpenAPI document. */
+  client(): string;
 }
 
 /** The parts of an app the management commands use. */
@@ -57,6 +61,8 @@ export interface ManagedApp {
   frameworkMigrations(): readonly MigrationDef[];
   hostMigrations(): readonly MigrationDef[];
   appTables(): string[];
+  /** The OpenAPI document of the app's REST surface; undefined without rest(). */
+  openApiDocument(): OpenApiDocument | undefined;
 }
 
 /** The management commands of `app` (opened). */
@@ -96,5 +102,10 @@ export function management(app: ManagedApp): Management {
     plan: async (to) => (await app.db()).plan(to),
     createSuperuser: async (input) => new CreateSuperuser((await app.db()).store, app.hasher, app.clock).execute(input),
     clearSessions: async () => new SessionManager((await app.db()).store, app.clock, app.random).purgeExpired(),
+    client() {
+      const document = app.openApiDocument();
+      if (!document) throw new Error('gen-client writes a client of the REST surface, and this app mounts no rest()');
+      return generateClient(document);
+    },
   };
 }

@@ -39,6 +39,7 @@ import { TOKENS, type Token } from './tokens.js';
 import { guardProcess } from './process-guard.js';
 import { management, type Management } from './management.js';
 import { resolve, resolveAsync, resolveOptional } from './typed-container.js';
+import { buildOpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
 
 /** Options of `createApp`. */
 export interface AppOptions extends Overrides {
@@ -247,6 +248,12 @@ export class PorticoApp<S = UntypedSchema> {
       frameworkMigrations: () => this.frameworkMigrations(),
       hostMigrations: () => this.hostMigrations(),
       appTables: () => this.appTables(),
+      openApiDocument: () => {
+        const built = resolveOptional(container, TOKENS.OpenApiDocument);
+        if (built) return built();
+        const served = resolveOptional(container, TOKENS.RestServed);
+        return served && buildOpenApiDocument(served, { title: 'Portico API', version: '1.0.0' });
+      },
     });
   }
 

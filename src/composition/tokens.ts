@@ -20,6 +20,7 @@ import type { HydrateIncludes } from '../application/rest/hydrate-includes.js';
 import type { ListRows } from '../application/rest/list-rows.js';
 import type { NestedWrites } from '../application/rest/nested-writes.js';
 import type { RestServed } from '../application/rest/rest-served.js';
+import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
 import type { RetrieveRow } from '../application/rest/retrieve-row.js';
 import type { RunAction } from '../application/rest/run-action.js';
 import type { UpdateRow } from '../application/rest/update-row.js';
@@ -116,6 +117,8 @@ export const TOKENS = {
 
   // Bound by rest().
   RestServed: token<RestServed>('RestServed'),
+  /** Bound by openapi(): the document it serves (built on first use). */
+  OpenApiDocument: token<() => OpenApiDocument>('OpenApiDocument'),
   RestThrottle: token<ThrottleGate>('RestThrottle'),
   HydrateIncludes: token<HydrateIncludes>('HydrateIncludes'),
   NestedWrites: token<NestedWrites>('NestedWrites'),

@@ -116,6 +116,11 @@ describe('the package, packed and installed into a fresh host app', () => {
     expect(weak.stderr).toMatch(/^portico: password /);
     expect(ok(['createsuperuser', '--username', 'admin', '--email', 'admin@example.com', '--no-input'], { PORTICO_SUPERUSER_PASSWORD: 'correct horse battery staple' })).toMatch(/^created superuser admin \(id \d+\)/);
     expect(ok(['clearsessions'])).toContain('removed 0 expired sessions');
+    // The typed client of the host's REST surface, compiled with the host's own code (strict, skipLibCheck false).
+    expect(ok(['gen-client', '--out', 'src/api.ts'], { SHOP_V: '2' })).toContain('wrote src/api.ts');
+    expect(ok(['gen-client', '--out', 'src/api.ts', '--check'], { SHOP_V: '2' })).toContain('src/api.ts is up to date.');
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], host);
+    expect(readFileSync(join(host, 'src/api.ts'), 'utf8')).toMatch(/export function createClient/);
 
     // The worker runs a job enqueued before it started, then stops on SIGTERM with exit 0.
     const touched = join(dir, 'touched');

@@ -90,13 +90,6 @@ export class OpenApiPlugin implements Plugin {
   install(ctx: PluginContext): void {
     const served = ctx.getOptional(TOKENS.RestServed);
     if (!served) throw new Error('openapi() must be mounted after rest()');
-    if (!(this.options.enabled ?? !ctx.production)) return;
-    const documentPath = this.options.path ?? `${served.prefix}/openapi.json`;
-    const docsPath = trimSlash(this.options.docsPath ?? `${served.prefix}/docs`);
-    for (const r of served.resources) {
-      const taken = `${served.prefix}/${r.model.table}`;
-      if (documentPath === taken || docsPath === taken) throw new Error(`openapi: ${taken} is the REST resource ${r.model.table}; pick another path or docsPath`);
-    }
     const title = this.options.title ?? 'Portico API';
     const info: OpenApiInfo = {
       title,
@@ -104,15 +97,22 @@ export class OpenApiPlugin implements Plugin {
       description: this.options.description ?? DEFAULT_API_DESCRIPTION,
       ...(this.options.contact ? { contact: this.options.contact } : {}),
     };
-
     let document: OpenApiDocument | undefined;
+    const built = (): OpenApiDocument => (document ??= buildOpenApiDocument(served, info));
+    // Bound served or not: `portico gen-client` writes its client from it.
+    ctx.bind(TOKENS.OpenApiDocument, built);
+    if (!(this.options.enabled ?? !ctx.production)) return;
+    const documentPath = this.options.path ?? `${served.prefix}/openapi.json`;
+    const docsPath = trimSlash(this.options.docsPath ?? `${served.prefix}/docs`);
+    for (const r of served.resources) {
+      const taken = `${served.prefix}/${r.model.table}`;
+      if (documentPath === taken || docsPath === taken) throw new Error(`openapi: ${taken} is the REST resource ${r.model.table}; pick another path or docsPath`);
+    }
+
     ctx.route({
       method: 'GET',
       path: documentPath,
-      handler: () => {
-        document ??= buildOpenApiDocument(served, info);
-        return { status: 200, body: document, headers: { 'Cache-Control': 'no-cache' } };
-      },
+      handler: () => ({ status: 200, body: built(), headers: { 'Cache-Control': 'no-cache' } }),
     });
 
     ctx.advertise({ group: 'openapi', name: 'openapi', method: 'GET', path: documentPath, label: 'OpenAPI document' });
