@@ -102,7 +102,7 @@ export { tasks, TasksPlugin, type TasksOptions } from './composition/plugins/tas
 export type { TaskClient, EnqueueOptions } from './application/tasks/tasks.js';
 export { hooks, ModelHooksPlugin } from './composition/plugins/model-hooks.js';
 export type { HookContext, HookMoment, ModelHook } from './application/hooks/model-hooks.js';
-export type { TaskContext, TaskHandler, TaskOptions } from './application/tasks/task-definition.js';
+export { defineTask, type TaskContext, type TaskHandler, type TaskOptions, type TaskDefinition, type TaskPayload, type TaskArgs } from './application/tasks/task-definition.js';
 export type { Job, JobFilter, Enqueued, QueueStats } from './ports/task-queue.js';
 export type { JobState, Backoff } from './domain/tasks/task-policy.js';
 export { admin, type AdminOptions } from './composition/plugins/admin.js';

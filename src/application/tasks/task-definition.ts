@@ -41,20 +41,47 @@ export interface TaskOptions {
   readonly cron?: string;
 }
 
-/** A defined task, with its options resolved. */
-export interface TaskDefinition {
-  readonly name: string;
-  readonly handler: TaskHandler;
+/**
+ * A defined task, with its options resolved. `P` is the payload its handler takes and `Name` its
+ * name as written: `app.tasks.enqueue(definition, payload)` checks the payload against `P`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload is the JSON the enqueuer chose; each handler types its own
+export interface TaskDefinition<P = any, Name extends string = string> {
+  /** The task's name: jobs name it, and every process of the app runs it by this name. */
+  readonly name: Name;
+  /** The task's code. */
+  readonly handler: TaskHandler<P>;
+  /** Attempts after the first failed one. */
   readonly retries: number;
+  /** The wait between attempts. */
   readonly backoff: Backoff;
+  /** Milliseconds an attempt may take. */
   readonly timeoutMs: number;
+  /** The queue its jobs go to. */
   readonly queue: string;
+  /** Higher runs first among due jobs of a queue. */
   readonly priority: number;
+  /** The cron expression that also enqueues it once per slot, when periodic. */
   readonly cron?: string;
 }
 
-/** Resolves a task's options; throws on a malformed name or option (at definition time, not when a job runs). */
-export function defineTask(name: string, handler: TaskHandler, options: TaskOptions = {}): TaskDefinition {
+/** The payload type of a task definition (`TaskPayload<typeof sendWelcome>`). */
+export type TaskPayload<D extends TaskDefinition> = D extends TaskDefinition<infer P> ? P : never;
+
+/**
+ * What follows the task in a typed enqueue: the payload, then the options. A left-out payload is
+ * `{}` (as for a name), so it may be left out only when `{}` is a `P` (untyped, `unknown`, only
+ * optional fields).
+ */
+export type TaskArgs<P, O> = Record<string, never> extends P ? [payload?: P, options?: O] : [payload: P, options?: O];
+
+/**
+ * Resolves a task's options; throws on a malformed name or option (at definition time, not when a
+ * job runs). `P` comes from the handler's annotated payload parameter, or is given
+ * (`defineTask<{ userId: number }>(…)`); without either the payload is untyped.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload is the JSON the enqueuer chose; each handler types its own
+export function defineTask<P = any, Name extends string = string>(name: Name, handler: TaskHandler<P>, options: TaskOptions = {}): TaskDefinition<P, Name> {
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) throw new Error(`tasks: a task name is 1 to 100 letters, digits or _.:-, got ${JSON.stringify(name)}`);
   const retries = options.retries ?? 3;
   if (!Number.isInteger(retries) || retries < 0) throw new Error(`tasks: ${name}: retries must be a non-negative integer`);

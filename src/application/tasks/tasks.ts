@@ -4,7 +4,7 @@ import type { EventBus } from '../../ports/event-bus.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { Enqueued, Job, JobFilter, NewJob, QueueStats, TaskQueue } from '../../ports/task-queue.js';
 import { canRetry, isJobState, JOB_STATES, type JobState } from '../../domain/tasks/task-policy.js';
-import type { TaskDefinition } from './task-definition.js';
+import type { TaskArgs, TaskDefinition } from './task-definition.js';
 
 /** The topic an enqueue publishes on (after the commit, inside a transaction) so workers look at once. */
 export const TASKS_TOPIC = 'portico.tasks.enqueued';
@@ -32,12 +32,22 @@ export interface TaskClient {
   /** Enqueues a job of a defined task; resolves with its id (`created` false when the unique key was taken). */
   enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<Enqueued>;
   /**
+   * The same by the task's definition (`defineTask`), its payload checked against the handler's
+   * type; it may be left out (and is then `{}`) only when `{}` is such a payload. The job is the
+   * app's task of `task.name`, as if the name were given.
+   */
+  enqueue<P>(task: TaskDefinition<P>, ...args: TaskArgs<NoInfer<P>, EnqueueOptions>): Promise<Enqueued>;
+  /**
    * Enqueues one job of task `name` per payload, in one statement (on `options.tx` when given:
    * all or none); resolves with their ids in order. No unique keys: use `enqueue` for those.
    */
   enqueueMany(name: string, payloads: readonly unknown[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
+  /** The same by the task's definition, each payload checked against the handler's type. */
+  enqueueMany<P>(task: TaskDefinition<P>, payloads: readonly NoInfer<P>[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
   /** `enqueue` on a transaction: the job is written iff `tx` commits. */
   enqueueIn(tx: RecordStore, name: string, payload?: unknown, options?: Omit<EnqueueOptions, 'tx'>): Promise<Enqueued>;
+  /** The same by the task's definition, its payload checked against the handler's type. */
+  enqueueIn<P>(tx: RecordStore, task: TaskDefinition<P>, ...args: TaskArgs<NoInfer<P>, Omit<EnqueueOptions, 'tx'>>): Promise<Enqueued>;
   /** The newest jobs first, of a state and queue when given (default limit 50, at most 1000), after skipping `offset` of them (default 0). */
   list(filter?: Partial<JobFilter>): Promise<Job[]>;
   /** Ends a job that has not started (queued, or waiting for a retry) as `dead`, error `cancelled`; false for any other. */
@@ -69,23 +79,35 @@ export class Tasks implements TaskClient {
     },
   ) {}
 
-  async enqueue(name: string, payload: unknown = {}, options: EnqueueOptions = {}): Promise<Enqueued> {
-    const job = this.job(name, payload, options);
+  enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<Enqueued>;
+  enqueue<P>(task: TaskDefinition<P>, ...args: TaskArgs<NoInfer<P>, EnqueueOptions>): Promise<Enqueued>;
+  enqueue(task: string | TaskDefinition, payload: unknown = {}, options: EnqueueOptions = {}): Promise<Enqueued> {
+    return this.add(task, payload, options);
+  }
+
+  private async add(task: string | TaskDefinition, payload: unknown, options: EnqueueOptions): Promise<Enqueued> {
+    const job = this.job(task, payload, options);
     const done = await this.deps.queue.enqueue(job, options.tx);
     if (done.created) await this.deps.events.publish(TASKS_TOPIC, { queue: job.queue, runAt: job.runAt.getTime(), origin: this.deps.origin });
     return done;
   }
 
-  async enqueueMany(name: string, payloads: readonly unknown[], options: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'> = {}): Promise<number[]> {
+  enqueueMany(name: string, payloads: readonly unknown[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
+  enqueueMany<P>(task: TaskDefinition<P>, payloads: readonly NoInfer<P>[], options?: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'>): Promise<number[]>;
+  async enqueueMany(task: string | TaskDefinition, payloads: readonly unknown[], options: Omit<EnqueueOptions, 'uniqueKey' | 'uniqueEver'> = {}): Promise<number[]> {
     if ('uniqueKey' in options) throw new DomainError('invalid_input', 'tasks: enqueueMany takes no uniqueKey (enqueue each job that needs one)', [{ field: 'uniqueKey', message: 'not taken by enqueueMany' }]);
-    const jobs = payloads.map((payload) => this.job(name, payload, options));
+    const jobs = payloads.map((payload) => this.job(task, payload, options));
     const ids = await this.deps.queue.enqueueMany(jobs, options.tx);
     if (ids.length > 0) await this.deps.events.publish(TASKS_TOPIC, { queue: jobs[0]?.queue, runAt: jobs[0]?.runAt.getTime(), origin: this.deps.origin });
     return ids;
   }
 
-  /** The job to write for `name`, checked: a defined task, on a queue some worker serves. */
-  private job(name: string, payload: unknown, options: EnqueueOptions): NewJob {
+  /**
+   * The job to write for `task`, checked: a defined task, on a queue some worker serves. A
+   * definition counts by its name alone, so one the app did not register is an unknown name.
+   */
+  private job(task: string | TaskDefinition, payload: unknown, options: EnqueueOptions): NewJob {
+    const name = typeof task === 'object' && task !== null ? task.name : task;
     const def = this.deps.definitions.get(name);
     if (!def) throw new Error(`tasks: no task named ${JSON.stringify(name)} is defined (tasks().define(name, handler))`);
     const now = this.deps.clock.now();
@@ -107,8 +129,10 @@ export class Tasks implements TaskClient {
     };
   }
 
-  enqueueIn(tx: RecordStore, name: string, payload: unknown = {}, options: Omit<EnqueueOptions, 'tx'> = {}): Promise<Enqueued> {
-    return this.enqueue(name, payload, { ...options, tx });
+  enqueueIn(tx: RecordStore, name: string, payload?: unknown, options?: Omit<EnqueueOptions, 'tx'>): Promise<Enqueued>;
+  enqueueIn<P>(tx: RecordStore, task: TaskDefinition<P>, ...args: TaskArgs<NoInfer<P>, Omit<EnqueueOptions, 'tx'>>): Promise<Enqueued>;
+  enqueueIn(tx: RecordStore, task: string | TaskDefinition, payload: unknown = {}, options: Omit<EnqueueOptions, 'tx'> = {}): Promise<Enqueued> {
+    return this.add(task, payload, { ...options, tx });
   }
 
   stats(): Promise<QueueStats> {

@@ -50,6 +50,12 @@ export interface TasksOptions {
  * const jobs = tasks().define('send_welcome', async ({ userId }, ctx) => { … }, { retries: 5 });
  * app.use(jobs);
  * await app.store.transaction((tx) => app.tasks.enqueueIn(tx, 'send_welcome', { userId: 1 }));
+ *
+ * @example
+ * // Typed by the payload: enqueue by the definition and the payload is checked.
+ * const sendWelcome = defineTask('send_welcome', async ({ userId }: { userId: number }, ctx) => { … }, { retries: 5 });
+ * app.use(tasks().define(sendWelcome));
+ * await app.tasks.enqueue(sendWelcome, { userId: 1 });
  */
 export class TasksPlugin implements Plugin {
   readonly name = 'tasks';
@@ -58,9 +64,14 @@ export class TasksPlugin implements Plugin {
   constructor(private readonly options: TasksOptions = {}) {}
 
   /** Defines a task (before the app starts); a `cron` option also makes it periodic. */
-  define<P = unknown>(name: string, handler: TaskHandler<P>, options: TaskOptions = {}): this {
+  define<P = unknown>(name: string, handler: TaskHandler<P>, options?: TaskOptions): this;
+  /** Registers a task made by `defineTask` (then enqueued by it: `app.tasks.enqueue(definition, payload)`). */
+  define(definition: TaskDefinition): this;
+  define(task: string | TaskDefinition, handler?: TaskHandler, options: TaskOptions = {}): this {
+    const name = typeof task === 'string' ? task : task.name;
     if (this.definitions.has(name)) throw new Error(`tasks: ${name} is defined twice`);
-    const def = defineTask(name, handler as TaskHandler, options);
+    // A definition is checked again: one may be written by hand rather than by defineTask.
+    const def = typeof task === 'string' ? defineTask(task, handler as TaskHandler, options) : defineTask(task.name, task.handler, optionsOf(task));
     if (def.cron !== undefined) cronSlots(def.cron);
     this.definitions.set(name, def);
     return this;
@@ -172,7 +183,17 @@ export class TasksPlugin implements Plugin {
   }
 }
 
-/** The task queue plugin; define tasks on it with `.define(name, handler, options)`. */
+/** The options a definition was resolved from. */
+const optionsOf = (def: TaskDefinition): TaskOptions => ({
+  retries: def.retries,
+  backoff: def.backoff,
+  timeout: def.timeoutMs,
+  queue: def.queue,
+  priority: def.priority,
+  ...(def.cron !== undefined ? { cron: def.cron } : {}),
+});
+
+/** The task queue plugin; define tasks on it with `.define(name, handler, options)` or `.define(defineTask(…))`. */
 export function tasks(options: TasksOptions = {}): TasksPlugin {
   return new TasksPlugin(options);
 }
