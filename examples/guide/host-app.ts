@@ -10,11 +10,12 @@ export const models = [
   defineModel('book', { id: c.id(), shelf_id: c.fk('shelf'), title: c.text(), pages: c.int().nullable() }),
 ];
 
+export const restApi = () => rest().resource({ table: 'shelf', permission: AllowAny }).resource({ table: 'book', permission: AllowAny });
+export const graphqlApi = () => graphql().expose('shelf').expose('book');
+
 /** The app: REST for both models, GraphQL reads of both, an in-memory outbox instead of SMTP. */
 export function buildLibrary(database: string): PorticoApp {
-  return createApp({ database, models, autoMigrate: true, logRequests: false, mailer: new MemoryMailer() })
-    .use(rest().resource({ table: 'shelf', permission: AllowAny }).resource({ table: 'book', permission: AllowAny }))
-    .use(graphql().expose('shelf').expose('book'));
+  return createApp({ database, models, autoMigrate: true, logRequests: false, mailer: new MemoryMailer() }).use(restApi()).use(graphqlApi());
 }
 
 /** Which JSON array key holds which child table, per parent table. */
