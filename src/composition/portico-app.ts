@@ -23,8 +23,11 @@ import type { Realtime } from '../application/realtime/publish-realtime.js';
 import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tables.js';
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { BuiltinSchema } from '../domain/model/builtin-tables.js';
-import type { SchemaOf, UntypedSchema } from '../domain/model/typed-model.js';
-import type { TypedStore } from '../ports/typed-store.js';
+import type { RelationName, Row, SchemaOf, UntypedSchema, WithRelated } from '../domain/model/typed-model.js';
+import type { Row as AnyRow } from '../domain/model/types.js';
+import type { RecordStore } from '../ports/record-store.js';
+import type { TableOf, TypedStore } from '../ports/typed-store.js';
+import { LoadRelated } from '../application/read/load-related.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import { ModelRegistry } from '../domain/model/model-registry.js';
 import type { EventBus } from '../ports/event-bus.js';
@@ -147,6 +150,20 @@ export class PorticoApp<S = UntypedSchema> {
    */
   get store(): TypedStore<S> {
     return this.required(this.database, 'database').store as unknown as TypedStore<S>;
+  }
+
+  /**
+   * Rows of `table` with the rows relations name (foreign keys: `author_id` is `author`), each
+   * under the relation's name, the target row or null; one `IN (…)` read per relation, on `store`
+   * (a transaction's) or the app's. Trusted like `store`: no row policy.
+   *
+   * @example
+   * const posts = await app.loadRelated('post', await app.store.find('post'), ['author']);
+   * posts[0]?.author?.name; // Row<post> & { author: Row<author> | null }
+   */
+  async loadRelated<N extends TableOf<S>, R extends RelationName<S[N]>>(table: N, rows: readonly Row<S[N], S>[], relations: readonly R[], store?: TypedStore<S>): Promise<WithRelated<S[N], S, R>[]> {
+    const on = (store ?? this.store) as unknown as RecordStore;
+    return (await new LoadRelated(this.registry).execute(on, table, rows as readonly AnyRow[], relations)) as WithRelated<S[N], S, R>[];
   }
 
   /**

@@ -3,7 +3,9 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
+import type { NestedDoc, NestedSpecOf } from '../../domain/model/typed-model.js';
 import type { RecordStore } from '../../ports/record-store.js';
+import type { TableOf, TypedStore } from '../../ports/typed-store.js';
 import { CreateRecord } from '../write/create-record.js';
 import { UpdateRecord } from '../write/update-record.js';
 import type { WriteSurface } from '../write/write-body.js';
@@ -204,11 +206,18 @@ function located(error: unknown, path: string): never {
  * replaces that row's links (distinct ids of the target key's type; a missing target is a 400
  * naming `<path>.tags[i]`). No security gating (use the `Gated` variant for untrusted documents).
  *
+ * Typed: on a typed store (`app.store`, its transactions) a plain-object spec checks the table,
+ * the document's columns and each child array's items (without the key to the parent).
+ *
  * @example
  * await store.transaction((tx) => writeNestedTree(tx, registry, spec, 'shop_order', { customer: 'Ada', items: [{ sku: 'A', qty: 1 }] }));
+ * await app.store.transaction((tx) => writeNestedTree(tx, app.registry, { shelf: [{ key: 'books', table: 'book' }] }, 'shelf', { name: 'Fiction', books: [{ title: 'Dune' }] }));
  */
-export function writeNestedTree(tx: RecordStore, registry: ModelRegistry, spec: NestedSpec, table: string, doc: unknown): Promise<WrittenTree> {
-  return new TreeWriter(tx, registry, spec).create(table, doc, table, 1);
+export function writeNestedTree<S, const Spec extends NestedSpecOf<S>, N extends TableOf<S>>(tx: TypedStore<S>, registry: ModelRegistry, spec: Spec, table: N, doc: NestedDoc<S, Spec, N>): Promise<WrittenTree>;
+export function writeNestedTree(tx: RecordStore, registry: ModelRegistry, spec: NestedSpec, table: string, doc: unknown): Promise<WrittenTree>;
+export function writeNestedTree(tx: RecordStore | TypedStore<unknown>, registry: ModelRegistry, spec: NestedSpec | NestedSpecOf<unknown>, table: string, doc: unknown): Promise<WrittenTree> {
+  const asMap: NestedSpec = spec instanceof Map ? spec : new Map(Object.entries(spec as Record<string, readonly { key: string; table: string }[]>));
+  return new TreeWriter(tx as RecordStore, registry, asMap).create(table, doc, table, 1);
 }
 
 /** `writeNestedTree` behind a gate (field policy, child permissions, object scope). */

@@ -91,10 +91,12 @@ export type TypedResourceConfig<S, N extends string> = Omit<ResourceConfig, 'tab
   readonly actions?: readonly TypedActionDef<S, N>[];
 };
 
-/** A custom action of table `N` of schema `S`: its handler's row and store typed. */
-export type TypedActionDef<S, N extends string> = Omit<ActionDef, 'handler'> & {
-  readonly handler: (
-    ctx: Omit<ActionContext, 'row'> & { readonly row?: ModelRow<S[N & keyof S], S> },
-    tools: { readonly store: TypedStore<S>; present(row: ModelRow<S[N & keyof S], S>): Record<string, Value> },
-  ) => Promise<ActionResult> | ActionResult;
-};
+/** A custom action of table `N` of schema `S`: its handler's row (there for a Detail action, absent for a List one) and store typed. */
+export type TypedActionDef<S, N extends string> =
+  | (Omit<ActionDef, 'handler' | 'scope'> & { readonly scope: 'Detail'; readonly handler: TypedActionHandler<S, N, { readonly row: ModelRow<S[N & keyof S], S> }> })
+  | (Omit<ActionDef, 'handler' | 'scope'> & { readonly scope: 'List'; readonly handler: TypedActionHandler<S, N, { readonly row?: undefined }> });
+
+type TypedActionHandler<S, N extends string, RowOf> = (
+  ctx: Omit<ActionContext, 'row'> & RowOf,
+  tools: { readonly store: TypedStore<S>; present(row: ModelRow<S[N & keyof S], S>): Record<string, Value> },
+) => Promise<ActionResult> | ActionResult;

@@ -86,3 +86,49 @@ export type ColumnName<M> = Untyped<M> extends true ? string : keyof Cols<M> & s
 
 /** The value type of `M`'s column `C` (hidden ones too). */
 export type ColumnValue<M, C, S = NoSchema> = Untyped<M> extends true ? Value : C extends keyof Cols<M> ? ValueOf<TraitsOf<Cols<M>[C]>, S> : never;
+
+/** `M`'s foreign-key columns. */
+type ForeignKeys<M> = { [K in keyof Cols<M>]: TraitsOf<Cols<M>[K]>['target'] extends string ? K : never }[keyof Cols<M>] & string;
+type RelationOfColumn<C> = C extends `${infer R}_id` ? R : never;
+
+/** The names of `M`'s foreign-key relations: each foreign key column without its `_id` (`author_id` → `author`). */
+export type RelationName<M> = Untyped<M> extends true ? string : RelationOfColumn<ForeignKeys<M>>;
+
+/** The table relation `R` of `M` points to. */
+export type RelationTarget<M, R extends string> = Untyped<M> extends true ? string : `${R}_id` extends keyof Cols<M> ? TraitsOf<Cols<M>[`${R}_id`]>['target'] : never;
+
+/**
+ * A row of `M` with the rows relations `R` name, each under the relation's name: the target's
+ * row, or null (a null key, or no live row with it). Untyped, any record.
+ *
+ * @example
+ * type PostWithAuthor = WithRelated<typeof post, SchemaOf<typeof models>, 'author'>; // Row<post> & { author: Row<author> | null }
+ */
+export type WithRelated<M, S, R extends string> = Untyped<M> extends true
+  ? Record<string, unknown>
+  : Flatten<Row<M, S> & { [K in R]: (RelationTarget<M, K> extends keyof S ? Row<S[RelationTarget<M, K>], S> : AnyRow) | null }>;
+
+/**
+ * A nested-write spec checked against schema `S` (`writeNestedTree`): per parent table, the JSON
+ * keys of its child arrays and their tables.
+ *
+ * @example
+ * const spec = { shelf: [{ key: 'books', table: 'book' }] } as const satisfies NestedSpecOf<Schema>;
+ */
+export type NestedSpecOf<S> = { readonly [P in keyof S & string]?: readonly { readonly key: string; readonly table: keyof S & string }[] };
+
+/** The foreign key column(s) of `M` to table `P`. */
+type KeysTo<M, P> = { [K in keyof Cols<M>]: TraitsOf<Cols<M>[K]>['target'] extends P ? K : never }[keyof Cols<M>];
+type ChildrenOf<Spec, N> = N extends keyof Spec ? (Spec[N] extends readonly (infer E)[] | undefined ? E : never) : never;
+type ChildDoc<S, Spec, C, P> = C extends keyof S ? Omit<NestedDoc<S, Spec, C>, KeysTo<S[C], P>> : never;
+
+/**
+ * The document `writeNestedTree` writes for table `N` under `Spec`: an insert of `N`, and each
+ * child array of the spec, whose items are inserts of the child without its key to the parent
+ * (the writer sets it), recursively. Untyped models take any document.
+ */
+export type NestedDoc<S, Spec, N> = N extends keyof S
+  ? Untyped<S[N]> extends true
+    ? Record<string, unknown>
+    : Insert<S[N], S> & { [E in ChildrenOf<Spec, N> as E extends { readonly key: infer K extends string } ? K : never]?: readonly ChildDoc<S, Spec, E extends { readonly table: infer T } ? T : never, N>[] }
+  : Record<string, unknown>;

@@ -135,6 +135,42 @@ describe('a typed app', () => {
     expectTypeOf(check).toBeFunction();
   });
 
+  it('writeNestedTree with a plain-object spec checks the table, the columns and each child array (without the key to the parent)', async () => {
+    const shelf = defineModel('shelf', { id: c.id(), name: c.text() });
+    const book = defineModel('book', { id: c.id(), shelf_id: c.fk('shelf'), title: c.text(), pages: c.int().nullable() });
+    const page = defineModel('page', { id: c.id(), book_id: c.fk('book'), body: c.text() });
+    const library = createApp({ database: 'memory:', models: [shelf, book, page] });
+    const spec = { shelf: [{ key: 'books', table: 'book' }], book: [{ key: 'pages_', table: 'page' }] } as const;
+    const check = async () => {
+      await library.store.transaction((tx) => writeNestedTree(tx, library.registry, spec, 'shelf', { name: 'Fiction', books: [{ title: 'Dune', pages_: [{ body: 'p1' }] }, { title: 'Emma', pages: 474 }] }));
+      // @ts-expect-error: a book needs its title
+      await library.store.transaction((tx) => writeNestedTree(tx, library.registry, spec, 'shelf', { name: 'Fiction', books: [{ pages: 1 }] }));
+      // @ts-expect-error: the writer sets shelf_id from the parent
+      await library.store.transaction((tx) => writeNestedTree(tx, library.registry, spec, 'shelf', { name: 'Fiction', books: [{ title: 'Dune', shelf_id: 2 }] }));
+      // @ts-expect-error: `chapters` is no child array of the spec
+      await library.store.transaction((tx) => writeNestedTree(tx, library.registry, spec, 'shelf', { name: 'Fiction', chapters: [] }));
+      // @ts-expect-error: no table `shelff` in the spec's tables
+      await library.store.transaction((tx) => writeNestedTree(tx, library.registry, { shelff: [{ key: 'books', table: 'book' }] }, 'shelf', { name: 'x' }));
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
+  it('loadRelated types each relation as its target row or null; an unknown relation is a compile error', async () => {
+    const check = async () => {
+      const posts = await app.loadRelated('post', await app.store.find('post'), ['author', 'created_by']);
+      expectTypeOf(posts[0]!.title).toEqualTypeOf<string>();
+      expectTypeOf(posts[0]!.author).toEqualTypeOf<{ id: number; name: string; bio: string | null } | null>();
+      expectTypeOf(posts[0]!.created_by!.username).toEqualTypeOf<string>();
+      expectTypeOf(posts[0]!.created_by!).not.toHaveProperty('password_hash');
+      await app.store.transaction(async (tx) => app.loadRelated('post', await tx.find('post'), ['author'], tx));
+      // @ts-expect-error: `tags` is no foreign key of post
+      await app.loadRelated('post', [], ['tags']);
+      // @ts-expect-error: the rows must be the table's
+      await app.loadRelated('post', await app.store.find('author'), ['author']);
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
   it('an app whose models are not known takes any table, with untyped rows', () => {
     const models: readonly ModelDecl[] = [];
     const loose = createApp({ database: 'memory:', models });
@@ -182,8 +218,17 @@ describe('typed REST resources', () => {
             method: 'POST',
             scope: 'Detail',
             handler: async ({ row }, { store }) => {
-              expectTypeOf(row?.name).toEqualTypeOf<string | undefined>();
-              return { body: await store.update('author', row?.id ?? 0, { name: 'x' }) };
+              expectTypeOf(row.name).toEqualTypeOf<string>();
+              return { body: await store.update('author', row.id, { name: 'x' }) };
+            },
+          },
+          {
+            name: 'newest',
+            method: 'GET',
+            scope: 'List',
+            handler: async ({ row }, { store }) => {
+              expectTypeOf(row).toEqualTypeOf<undefined>();
+              return { body: await store.find('author', { limit: 1 }) };
             },
           },
         ],
