@@ -67,6 +67,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
         throttle: env.THROTTLE !== 'off',
         // The welcome mail's job is written in the signup transaction: no account, no mail.
         afterSignUp: (tx, user) => app.tasks.enqueueIn(tx, 'send_welcome', { user_id: user.id }),
+        // Mailed links start here (default: the address the app listens on), never at a request's Host.
+        ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL.replace(/\/+$/, '') } : {}),
       }),
     )
     .use(health())

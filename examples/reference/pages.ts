@@ -50,9 +50,32 @@ const signupForm = (req: HttpRequest) => `<form method="post" action="/auth/sign
   <button type="submit">Sign up</button>
 </form>`;
 
+const forgotForm = (req: HttpRequest) => `<form method="post" action="/auth/password-reset?redirect=/login" id="forgot-form">
+  ${csrfInput(req)}
+  <label>Email <input name="email" type="email" autocomplete="email" required></label>
+  <button type="submit">Mail me a link</button>
+</form>`;
+
+const resetForm = (req: HttpRequest) => {
+  const token = typeof req.query.token === 'string' ? req.query.token : '';
+  return `<form method="post" action="/auth/password-reset/confirm?redirect=/login" id="reset-form">
+  ${csrfInput(req)}
+  <input type="hidden" name="token" value="${escapeHtml(token)}">
+  <label>New password <input name="password" type="password" autocomplete="new-password" required></label>
+  <button type="submit">Set the password</button>
+</form>`;
+};
+
+/** A page holding a reset token in its address: never sent on as a Referer, never cached. */
+const holdingToken = async (response: Promise<HttpResponse>): Promise<HttpResponse> => {
+  const page = await response;
+  return { ...page, headers: { ...page.headers, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
+};
+
 /**
  * The reference app's own HTML pages (the framework serves none): home shows the signed-in user
- * and flash messages; login and signup render forms with `csrfInput()` posting to `/auth/...`.
+ * and flash messages; login, signup, forgot-password and reset-password render forms with
+ * `csrfInput()` posting to `/auth/...`.
  */
 export function referencePages(): Plugin {
   return {
@@ -65,6 +88,8 @@ export function referencePages(): Plugin {
       });
       ctx.route({ method: 'GET', path: '/login', handler: (req) => page(req, 'Log in', loginForm(req)) });
       ctx.route({ method: 'GET', path: '/signup', handler: (req) => page(req, 'Sign up', signupForm(req)) });
+      ctx.route({ method: 'GET', path: '/forgot-password', handler: (req) => page(req, 'Forgot your password?', forgotForm(req)) });
+      ctx.route({ method: 'GET', path: '/reset-password', handler: (req) => holdingToken(page(req, 'Choose a new password', resetForm(req))) });
     },
   };
 }

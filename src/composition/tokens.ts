@@ -20,6 +20,9 @@ import type { HydrateIncludes } from '../application/rest/hydrate-includes.js';
 import type { ListRows } from '../application/rest/list-rows.js';
 import type { NestedWrites } from '../application/rest/nested-writes.js';
 import type { RestServed } from '../application/rest/rest-served.js';
+import type { RequestPasswordReset } from '../application/auth/request-password-reset.js';
+import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
+import type { ChangePassword } from '../application/auth/change-password.js';
 import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
 import type { RetrieveRow } from '../application/rest/retrieve-row.js';
 import type { RunAction } from '../application/rest/run-action.js';
@@ -114,6 +117,9 @@ export const TOKENS = {
   SignUp: token<SignUp>('SignUp'),
   VerifyEmail: token<VerifyEmail>('VerifyEmail'),
   ResendVerification: token<ResendVerification>('ResendVerification'),
+  RequestPasswordReset: token<RequestPasswordReset>('RequestPasswordReset'),
+  ConfirmPasswordReset: token<ConfirmPasswordReset>('ConfirmPasswordReset'),
+  ChangePassword: token<ChangePassword>('ChangePassword'),
 
   // Bound by rest().
   RestServed: token<RestServed>('RestServed'),

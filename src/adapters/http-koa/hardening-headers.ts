@@ -25,6 +25,9 @@ export const HARDENING_HEADERS: Readonly<Record<string, string>> = {
 };
 const HARDENING = Object.entries(HARDENING_HEADERS);
 
+const keptFromHandler = (name: string, set: unknown): boolean =>
+  set !== undefined && (name === 'Content-Security-Policy' || (name === 'Referrer-Policy' && set === 'no-referrer'));
+
 /**
  * Hardening headers on every response: nosniff, no framing (X-Frame-Options and CSP
  * frame-ancestors), a same-origin referrer policy, HSTS in production over a secure request,
@@ -37,8 +40,9 @@ export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
     const res = ctx.res;
     // A handler that wrote its head itself (a stream it flushed) is past changing it.
     if (res.headersSent) return;
-    // A Content-Security-Policy the handler set (a host's page) is its own.
-    for (const [name, value] of HARDENING) if (name !== 'Content-Security-Policy' || !res.hasHeader(name)) res.setHeader(name, value);
+    // A Content-Security-Policy the handler set (a host's page) is its own, and so is a stricter
+    // referrer policy (`no-referrer`: a page whose address holds a token).
+    for (const [name, value] of HARDENING) if (!keptFromHandler(name, res.getHeader(name))) res.setHeader(name, value);
     if (options.hsts && ctx.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (ctx.req.headers.authorization || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
   });

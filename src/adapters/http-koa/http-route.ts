@@ -18,6 +18,8 @@ export interface SessionHandle {
   login(userId: Value): Promise<void>;
   /** Destroys the session and clears its cookie. */
   logout(): Promise<void>;
+  /** The session's row key, or null without a live session. */
+  id(): Promise<Value | null>;
 }
 
 /**

@@ -85,6 +85,10 @@ class RequestSession implements SessionHandle {
     setCookie(this.ctx, SESSION_COOKIE, '', { ...this.cookie, maxAge: 0 });
   }
 
+  async id(): Promise<Value | null> {
+    return (await this.load())?.id ?? null;
+  }
+
   /** Whether the handler changed the session's data (then `saveChanges` has work to do). */
   get changed(): boolean {
     return this.dirty;

@@ -1,4 +1,7 @@
+import { ChangePassword } from '../../application/auth/change-password.js';
+import { ConfirmPasswordReset } from '../../application/auth/confirm-password-reset.js';
 import { IssueVerificationCode } from '../../application/auth/issue-verification-code.js';
+import { RequestPasswordReset } from '../../application/auth/request-password-reset.js';
 import { LogIn } from '../../application/auth/log-in.js';
 import { ResendVerification } from '../../application/auth/resend-verification.js';
 import { SignUp, type SignUpDeps } from '../../application/auth/sign-up.js';
@@ -14,6 +17,10 @@ export interface AuthSettings {
   readonly throttle: boolean;
   readonly tokenCache?: TokenCacheOptions;
   readonly afterSignUp?: SignUpDeps['afterSignUp'];
+  /** The page a reset mail links to (the token appended as `?token=`). */
+  readonly resetPage: () => string;
+  /** The site's name in Portico's mail. */
+  readonly site: string;
 }
 
 /**
@@ -66,4 +73,24 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
     (get) => new VerifyEmail({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), throttle: get(TOKENS.AuthThrottle), secret: get(TOKENS.Settings).secret }),
   );
   ctx.bindFactory(TOKENS.ResendVerification, (get) => new ResendVerification(get(TOKENS.Store), get(TOKENS.AuthThrottle), get(TOKENS.IssueVerificationCode)));
+  ctx.bindFactory(
+    TOKENS.RequestPasswordReset,
+    (get) =>
+      new RequestPasswordReset({
+        store: get(TOKENS.Store),
+        clock: get(TOKENS.Clock),
+        random: get(TOKENS.Random),
+        throttle: get(TOKENS.AuthThrottle),
+        mail: get(TOKENS.MailQueue),
+        templates: get(TOKENS.MailTemplates),
+        secret: get(TOKENS.Settings).secret,
+        resetPage: settings.resetPage,
+        site: settings.site,
+      }),
+  );
+  ctx.bindFactory(TOKENS.ChangePassword, (get) => new ChangePassword({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle) }));
+  ctx.bindFactory(
+    TOKENS.ConfirmPasswordReset,
+    (get) => new ConfirmPasswordReset({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle), secret: get(TOKENS.Settings).secret }),
+  );
 }

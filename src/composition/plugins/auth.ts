@@ -24,12 +24,22 @@ export interface AuthOptions {
    * a job there with `app.tasks.enqueueIn(tx, …)` and it exists iff the account does.
    */
   readonly afterSignUp?: (tx: RecordStore, user: Row) => Promise<unknown>;
+  /**
+   * The origin written into mailed links (`https://example.com`); default: the address the app
+   * listens on. Never taken from a request's `Host` or `X-Forwarded-Host`.
+   */
+  readonly publicUrl?: string;
+  /** The host's page a password reset mail links to, the token appended as `?token=` (default `/reset-password`). */
+  readonly resetPage?: string;
+  /** The site's name in Portico's mail (default `Portico`). */
+  readonly siteName?: string;
 }
 
 /**
  * Form authentication (`/auth/login`, `/auth/signup`, `/auth/logout`), JSON authentication with
- * bearer tokens (`/api/auth/login`, `logout`, `me`, `signup`) and email verification
- * (`/api/auth/verify-email`, `resend-verification`). Needs `sessions()` mounted before it, and
+ * bearer tokens (`/api/auth/login`, `logout`, `me`, `signup`), email verification
+ * (`/api/auth/verify-email`, `resend-verification`), password reset (`password-reset`,
+ * `password-reset/confirm`) and change (`change-password`), under both prefixes. Needs `sessions()` mounted before it, and
  * `security()` for CSRF.
  *
  * @example
@@ -42,7 +52,20 @@ export function auth(options: AuthOptions = {}): Plugin {
     name: 'auth',
     install(ctx) {
       if (!ctx.getOptional(TOKENS.Sessions)) throw new Error('the auth plugin needs sessions() mounted before it');
+      if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(options.publicUrl)) throw new Error(`auth: publicUrl is an origin such as https://example.com (no path), got ${JSON.stringify(options.publicUrl)}`);
+      let listening: string | undefined;
+      ctx.onListen((server) => {
+        const address = server.address();
+        if (address && typeof address === 'object') listening = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+      });
+      const resetPage = (): string => {
+        const origin = options.publicUrl ?? listening;
+        if (!origin) throw new Error('auth: a password reset link needs auth({ publicUrl }) when the app does not listen');
+        return `${origin}${options.resetPage ?? '/reset-password'}`;
+      };
       bindAuthUseCases(ctx, {
+        resetPage,
+        site: options.siteName ?? 'Portico',
         requireVerifiedEmail: options.requireVerifiedEmail ?? false,
         throttle: options.throttle ?? true,
         ...(options.tokenCache ? { tokenCache: options.tokenCache } : {}),
@@ -52,8 +75,15 @@ export function auth(options: AuthOptions = {}): Plugin {
       ctx.authenticate(options.authenticate ?? chainAuthentication(sessionAuthentication(), bearerAuthentication()));
       const logIn = ctx.get(TOKENS.LogIn);
       const signUp = ctx.get(TOKENS.SignUp);
-      for (const route of formAuthRoutes({ prefix: formPrefix, logIn, signUp })) ctx.route(route);
+      const background = (work: Promise<unknown>): void => void work.catch((err: unknown) => ctx.logger.error({ err }, 'background auth work failed'));
+      const requestReset = ctx.get(TOKENS.RequestPasswordReset);
+      const confirmReset = ctx.get(TOKENS.ConfirmPasswordReset);
+      const changePassword = ctx.get(TOKENS.ChangePassword);
+      for (const route of formAuthRoutes({ prefix: formPrefix, logIn, signUp, requestReset, confirmReset, changePassword, background })) ctx.route(route);
       const routes = jsonAuthRoutes({
+        requestReset,
+        confirmReset,
+        changePassword,
         prefix: apiPrefix,
         store: ctx.store,
         logIn,
@@ -61,13 +91,16 @@ export function auth(options: AuthOptions = {}): Plugin {
         tokens: ctx.get(TOKENS.BearerTokens),
         verifyEmail: ctx.get(TOKENS.VerifyEmail),
         resend: ctx.get(TOKENS.ResendVerification),
-        background: (work) => void work.catch((err: unknown) => ctx.logger.error({ err }, 'background auth work failed')),
+        background,
       });
       for (const route of routes) ctx.route(route);
       for (const [name, method, path, label] of [
         ['login', 'POST', `${formPrefix}/login`, 'Log in (form)'],
         ['signup', 'POST', `${formPrefix}/signup`, 'Sign up (form)'],
         ['logout', 'POST', `${formPrefix}/logout`, 'Log out (form)'],
+        ['change-password', 'POST', `${formPrefix}/change-password`, 'Change the password (form)'],
+        ['password-reset', 'POST', `${formPrefix}/password-reset`, 'Mail a password reset link (form)'],
+        ['password-reset-confirm', 'POST', `${formPrefix}/password-reset/confirm`, 'Choose a new password with the link (form)'],
       ] as const) {
         ctx.advertise({ group: 'auth', name, method, path, label });
       }
@@ -78,6 +111,9 @@ export function auth(options: AuthOptions = {}): Plugin {
         ['api-signup', 'POST', `${apiPrefix}/signup`, 'Sign up'],
         ['verify-email', 'POST', `${apiPrefix}/verify-email`, 'Verify an email address with its code'],
         ['resend-verification', 'POST', `${apiPrefix}/resend-verification`, 'Send a new verification code'],
+        ['api-change-password', 'POST', `${apiPrefix}/change-password`, 'Change the password'],
+        ['api-password-reset', 'POST', `${apiPrefix}/password-reset`, 'Mail a password reset link'],
+        ['api-password-reset-confirm', 'POST', `${apiPrefix}/password-reset/confirm`, 'Choose a new password with the link'],
       ] as const) {
         ctx.advertise({ group: 'verification', name, method, path, label });
       }

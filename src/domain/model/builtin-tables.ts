@@ -45,6 +45,16 @@ export const BUILTIN_MODELS = [
     used_at: c.timestamp().nullable(),
     invalidated_at: c.timestamp().nullable(),
   }),
+  // A password reset token, stored only as a keyed digest; one live per user (a new request, a login or a password change ends it).
+  defineModel('auth_password_reset', {
+    id: c.id(),
+    user_id: c.fk('auth_user'),
+    token_hash: c.text().unique(),
+    created_at: c.timestamp().defaultNow(),
+    expires_at: c.timestamp(),
+    used_at: c.timestamp().nullable(),
+    invalidated_at: c.timestamp().nullable(),
+  }),
   defineModel('auth_throttle', {
     key: c.stringId(),
     hits: c.int().default(0),
@@ -126,7 +136,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinSchema = SchemaOf<typeof BUILTIN_MODELS>;
 
 /** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
-const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row']);
+const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row', 'auth_password_reset']);
 
 /** The migration that creates Portico's own tables; always first in the ledger. */
 export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
@@ -155,6 +165,7 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
     name: 'portico_0005_task_progress',
     sql: { sqlite: ['alter table "task_row" add column "progress" integer null'], postgresql: ['alter table "task_row" add column "progress" integer null'] },
   },
+  { name: 'portico_0006_password_reset', createTables: ['auth_password_reset'] },
 ];
 
 /** The DDL of `task_row` (kept by hand to match the model above: a partial index has no model form). */

@@ -17,6 +17,7 @@ export const DEFAULT_BLOCKLIST: ReadonlySet<string> = new Set([
   'admin_audit_log',
   'auth_token',
   'auth_email_code',
+  'auth_password_reset',
   'auth_throttle',
   'permissions_grouppermission',
   'idempotency_key',

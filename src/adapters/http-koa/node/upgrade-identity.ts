@@ -40,6 +40,7 @@ function readOnlySession(sessions: SessionManager | undefined, cookieHeader: str
     takeFlash: async () => [],
     login: unavailable,
     logout: unavailable,
+    id: async () => (await sessions.load(token))?.id ?? null,
   };
 }
 

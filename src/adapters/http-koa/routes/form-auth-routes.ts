@@ -1,4 +1,7 @@
+import type { ChangePassword } from '../../../application/auth/change-password.js';
+import type { ConfirmPasswordReset } from '../../../application/auth/confirm-password-reset.js';
 import type { LogIn } from '../../../application/auth/log-in.js';
+import type { RequestPasswordReset } from '../../../application/auth/request-password-reset.js';
 import { SignUpRefused, type SignUp, type SignUpResult } from '../../../application/auth/sign-up.js';
 import { failureTarget, successTarget } from '../../../domain/auth/redirect-guard.js';
 import type { ErrorCode } from '../../../domain/errors/codes.js';
@@ -10,7 +13,15 @@ export interface FormAuthDeps {
   readonly prefix: string;
   readonly logIn: LogIn;
   readonly signUp: SignUp;
+  readonly requestReset: RequestPasswordReset;
+  readonly confirmReset: ConfirmPasswordReset;
+  readonly changePassword: ChangePassword;
+  /** Runs work after the response without awaiting it (errors are logged). */
+  readonly background: (work: Promise<unknown>) => void;
 }
+
+/** What a reset request answers, known address or not. */
+export const RESET_REQUESTED = 'If an account has this address, we sent it a link to choose a new password.';
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 const field = (body: unknown, name: string): string => {
@@ -96,8 +107,60 @@ export function formAuthRoutes(deps: FormAuthDeps): RouteDef[] {
   };
 
   return [
+    ...passwordRoutes(deps),
     { method: 'POST', path: `${deps.prefix}/login`, body: 'form', handler: login },
     { method: 'POST', path: `${deps.prefix}/signup`, body: 'form', handler: signup },
     { method: 'POST', path: `${deps.prefix}/logout`, body: 'form', handler: logout },
+  ];
+}
+
+/** The password forms: reset request, reset with the mailed token, change when signed in. */
+function passwordRoutes(deps: FormAuthDeps): RouteDef[] {
+  const requestReset = async (req: HttpRequest): Promise<HttpResponse> => {
+    // Answered before any lookup: neither the answer nor its timing tells whether the address exists.
+    deps.background(deps.requestReset.execute({ email: field(req.body, 'email'), ip: req.ip }));
+    await requireSession(req).flash({ level: 'info', body: RESET_REQUESTED });
+    return seeOther(targets(req).success);
+  };
+
+  const confirmReset = async (req: HttpRequest): Promise<HttpResponse> => {
+    const session = requireSession(req);
+    const to = targets(req);
+    try {
+      await deps.confirmReset.execute({ token: field(req.body, 'token'), password: field(req.body, 'password'), ip: req.ip });
+    } catch (error) {
+      if (!(error instanceof DomainError) || (error.code !== 'invalid_code' && error.code !== 'invalid_input')) throw error;
+      const lines = error.code === 'invalid_input' && error.errors.length > 0 ? error.errors.map((e) => `${e.field}: ${e.message}`) : [error.detail];
+      for (const body of lines) await session.flash({ level: 'error', body });
+      return seeOther(to.failure);
+    }
+    await session.flash({ level: 'info', body: 'Your password was changed, and every session and token of the account ended. Log in with the new password.' });
+    return seeOther(to.success);
+  };
+
+  const changePassword = async (req: HttpRequest): Promise<HttpResponse> => {
+    const session = requireSession(req);
+    const to = targets(req);
+    const user = await session.user();
+    if (!user) {
+      await session.flash({ level: 'error', body: 'Log in to change your password.' });
+      return seeOther(to.failure);
+    }
+    try {
+      const id = await session.id();
+      await deps.changePassword.execute({ userId: user.id ?? null, current: field(req.body, 'current_password'), next: field(req.body, 'new_password'), ip: req.ip, keep: id !== null ? { session: id } : {} });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'invalid_input') throw error;
+      for (const e of error.errors) await session.flash({ level: 'error', body: `${e.field}: ${e.message}` });
+      return seeOther(to.failure);
+    }
+    await session.flash({ level: 'info', body: 'Your password was changed; every other session and token of the account ended.' });
+    return seeOther(to.success);
+  };
+
+  return [
+    { method: 'POST', path: `${deps.prefix}/change-password`, body: 'form', handler: changePassword },
+    { method: 'POST', path: `${deps.prefix}/password-reset`, body: 'form', handler: requestReset },
+    { method: 'POST', path: `${deps.prefix}/password-reset/confirm`, body: 'form', handler: confirmReset },
   ];
 }

@@ -1,4 +1,8 @@
+import type { ChangePassword } from '../../../application/auth/change-password.js';
+import type { ConfirmPasswordReset } from '../../../application/auth/confirm-password-reset.js';
+import { hashToken } from '../../../application/auth/secrets.js';
 import type { LogIn } from '../../../application/auth/log-in.js';
+import type { RequestPasswordReset } from '../../../application/auth/request-password-reset.js';
 import type { ResendVerification } from '../../../application/auth/resend-verification.js';
 import type { SignUp } from '../../../application/auth/sign-up.js';
 import type { TokenManager } from '../../../application/auth/token-manager.js';
@@ -18,6 +22,9 @@ export interface JsonAuthDeps {
   readonly tokens: TokenManager;
   readonly verifyEmail: VerifyEmail;
   readonly resend: ResendVerification;
+  readonly requestReset: RequestPasswordReset;
+  readonly confirmReset: ConfirmPasswordReset;
+  readonly changePassword: ChangePassword;
   /** Runs work after the response without awaiting it (errors are logged). */
   readonly background: (work: Promise<unknown>) => void;
 }
@@ -105,11 +112,53 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
   };
 
   return [
+    ...passwordRoutes(deps),
     { method: 'POST', path: `${p}/login`, body: 'json', handler: login },
     { method: 'POST', path: `${p}/logout`, body: 'json', handler: logout },
     { method: 'GET', path: `${p}/me`, handler: me },
     { method: 'POST', path: `${p}/signup`, body: 'json', handler: signup },
     { method: 'POST', path: `${p}/verify-email`, body: 'json', handler: verify },
     { method: 'POST', path: `${p}/resend-verification`, body: 'json', handler: resend },
+  ];
+}
+
+/** The password routes: reset request (always 202), reset with the mailed token, change when signed in. */
+function passwordRoutes(deps: JsonAuthDeps): RouteDef[] {
+  const p = deps.prefix;
+  const requestReset = async (req: HttpRequest): Promise<HttpResponse> => {
+    const body = typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>) : {};
+    // Answered before any lookup, so neither the body nor the timing tells whether the address exists.
+    deps.background(deps.requestReset.execute({ email: body.email, ip: req.ip }));
+    return { status: 202, body: { status: 'accepted' } };
+  };
+
+  const confirmReset = async (req: HttpRequest): Promise<HttpResponse> => {
+    const body = object(req.body);
+    // Every unusable token is the same invalid_code (400); a weak password is invalid_input naming the rules.
+    await deps.confirmReset.execute({ token: body.token, password: body.password, ip: req.ip });
+    return { status: 204 };
+  };
+
+  const changePassword = async (req: HttpRequest): Promise<HttpResponse> => {
+    const identity = await req.identity();
+    if (!identity.isAuthenticated) throw new DomainError('not_authenticated', 'not signed in');
+    const body = object(req.body);
+    const header = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+    const bearer = bearerToken(header);
+    const session = req.session ? await req.session.id() : null;
+    await deps.changePassword.execute({
+      userId: identity.id,
+      current: body.current_password,
+      next: body.new_password,
+      ip: req.ip,
+      keep: { ...(bearer ? { tokenHash: hashToken(bearer) } : {}), ...(session !== null ? { session } : {}) },
+    });
+    return { status: 204 };
+  };
+
+  return [
+    { method: 'POST', path: `${p}/change-password`, body: 'json', handler: changePassword },
+    { method: 'POST', path: `${p}/password-reset`, body: 'json', handler: requestReset },
+    { method: 'POST', path: `${p}/password-reset/confirm`, body: 'json', handler: confirmReset },
   ];
 }

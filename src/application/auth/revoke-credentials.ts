@@ -1,0 +1,23 @@
+import type { Value } from '../../domain/model/types.js';
+import type { RecordStore } from '../../ports/record-store.js';
+
+/** The credentials a revocation leaves standing: the caller's own session (its row key) and bearer token (its hash). */
+export interface KeptCredential {
+  readonly session?: Value;
+  readonly tokenHash?: string;
+}
+
+/**
+ * Ends every session and bearer token of `userId` on `tx` but the one `keep` names. Each row is
+ * deleted through the store, so its `post_delete` reaches the token caches and the streams of
+ * every process (`CredentialWatch`) once `tx` commits. Returns how many were ended.
+ */
+export async function revokeCredentials(tx: RecordStore, userId: Value, keep: KeptCredential = {}): Promise<number> {
+  let ended = 0;
+  for (const table of ['session', 'auth_token'] as const) {
+    const rows = await tx.find(table, { where: { column: 'user_id', op: 'eq', value: userId } });
+    const kept = (row: (typeof rows)[number]) => (table === 'session' ? keep.session !== undefined && row.id === keep.session : keep.tokenHash !== undefined && row.token_hash === keep.tokenHash);
+    for (const row of rows) if (!kept(row) && (await tx.delete(table, row.id ?? null))) ended++;
+  }
+  return ended;
+}
