@@ -30,11 +30,30 @@ describe('renderMailTemplate', () => {
 
     expect(mail.subject).toBe('Your verification code');
     expect(mail.text).toBe(
-      'Hello ada,\n\nYour verification code is 123456. It expires in 15 minutes.\n\nIf you did not ask for it, ignore this message.\n',
+      'Hello ada,\n\nYour verification code is 123456. It expires in 15 minutes.\n\nIf you did not ask for it, ignore this message.\n\n-- \nPortico\n',
     );
     expect(mail.html).toContain('<strong>123456</strong>');
     expect(mail.html).toContain('15 minutes');
     expect(mail.html).not.toContain('{{');
+  });
+
+  it('wraps every built-in mail in the layout, which a host overrides by name like any template', () => {
+    expect(renderMailTemplate('auth/email/password_reset', { username: 'ada', link: 'https://x/?token=t&a=1', minutes: '60', site: 'Shop' }).html).toMatch(
+      /^<!doctype html>[\s\S]*href="https:\/\/x\/\?token=t&amp;a=1"[\s\S]*— Shop<\/p>/,
+    );
+    const dir = tempDir();
+    write(dir, 'layout/email.txt', 'ACME\n{% block content %}{% endblock %}');
+    write(dir, 'layout/email.html', '<main>{% block content %}{% endblock %}</main>');
+    const mail = renderMailTemplate('auth/email/verify_code', VARS, { dir });
+    expect(mail.text).toMatch(/^ACME\nHello ada,/);
+    expect(mail.html).toMatch(/^<main>\s*<p>Hello ada,<\/p>/);
+  });
+
+  it('refuses a layout or include named by a path rather than a name', () => {
+    const dir = tempDir();
+    write(dir, 'misc/evil.txt', "{% include '../../etc/passwd' %}");
+    write(dir, 'misc/evil.html', '<p></p>');
+    expect(() => renderMailTemplate('misc/evil', {}, { dir })).toThrow(/Failed to lookup "..\/..\/etc\/passwd"/);
   });
 
   it('keeps the built-in .txt starting with a Subject line', () => {
