@@ -46,7 +46,7 @@ export type { SessionHandle } from './adapters/http-koa/http-route.js';
 export { SafeHtml, escapeHtml } from './adapters/http-koa/safe-html.js';
 export type { FlashMessage } from './application/auth/session-manager.js';
 export { ANONYMOUS, type Identity } from './domain/auth/identity.js';
-export type { Mailer, MailMessage } from './ports/mailer.js';
+export type { Mailer, MailAttachment, MailMessage } from './ports/mailer.js';
 export type { ThrottleStore, ThrottleHit } from './ports/throttle-store.js';
 export { MemoryMailer } from './adapters/mail/memory-mailer.js';
 export { ConsoleMailer } from './adapters/mail/console-mailer.js';

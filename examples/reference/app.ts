@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { auth, createApp, health, liveReload, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
@@ -8,6 +9,9 @@ import { referenceRest } from './rest-config.js';
 import { referenceTasks } from './tasks.js';
 import type { TasksPlugin } from '../../src/index.js';
 import { seedReference } from './seed.js';
+
+/** The reference app's mail templates: beside this file in the source tree (dist/ holds no copy). */
+const TEMPLATES = fileURLToPath(existsSync(new URL('./templates', import.meta.url)) ? new URL('./templates', import.meta.url) : new URL('../../../examples/reference/templates', import.meta.url));
 
 export interface ReferenceOptions {
   /** Database address (REFERENCE-APP.md "Starting it"). */
@@ -45,6 +49,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     trustedProxyHops: Number(env.TRUSTED_PROXY_HOPS ?? 0) || 0,
     ...(env.TRUSTED_ORIGINS ? { trustedOrigins: env.TRUSTED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
     production: env.NODE_ENV === 'production',
+    // The reference app's own mail templates (welcome, export); Portico's are built in.
+    templatesDir: TEMPLATES,
     ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     // Portico's default bus: LISTEN/NOTIFY on PostgreSQL (events reach every process), in memory on SQLite.
@@ -73,7 +79,14 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     )
     .use(health())
     // A published post is announced on the `news` channel, to every process's listeners.
-    .use(referenceRest(env.PROFILE, (post): Promise<string> => app.realtime.publish('news', { type: 'post_published', id: post.id, title: post.title })))
+    .use(
+      referenceRest(
+        env.PROFILE,
+        (post): Promise<string> => app.realtime.publish('news', { type: 'post_published', id: post.id, title: post.title }),
+        // The export's mail is a job: the request answers 202, a worker mails the attachment.
+        (userId, post) => app.tasks.enqueue('export_post', { user_id: userId, post }),
+      ),
+    )
     .use(openapi({ enabled: env.NODE_ENV !== 'production' }))
     .use(referenceGraphql())
     .use(

@@ -11,10 +11,13 @@ import {
   type ResourceConfig,
   type RestPlugin,
   type Row,
+  type Value,
 } from '../../src/index.js';
 
 /** What the reference app does once a post is published (it announces it on the `news` channel). */
 export type OnPublished = (post: Row) => unknown;
+/** How the reference app mails a post to the caller who asked (it enqueues `export_post`). */
+export type OnExport = (userId: Value, post: Record<string, unknown>) => Promise<unknown>;
 
 /** `POST /api/post/{id}/publish/`: marks the post published and answers it (REFERENCE-APP.md). */
 const publishAction = (onPublished: OnPublished): ActionDef => ({
@@ -32,6 +35,21 @@ const publishAction = (onPublished: OnPublished): ActionDef => ({
     const updated = await store.update('post', row?.id ?? null, { published: true });
     if (updated) await onPublished(updated);
     return { status: 200, body: updated ? present(updated) : null };
+  },
+});
+
+/** `POST /api/post/{id}/export/`: 202; a task mails the caller the post, as this resource shows it to them, as `post-<id>.json`. */
+const exportAction = (onExport: OnExport): ActionDef => ({
+  name: 'export',
+  method: 'POST',
+  scope: 'Detail',
+  summary: 'Mail the post to the caller as a JSON attachment',
+  status: 202,
+  output: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['accepted'] } } },
+  async handler({ row, identity }, { present }) {
+    if (!row) throw new DomainError('not_found', 'not found');
+    await onExport(identity.id, present(row));
+    return { body: { status: 'accepted' } };
   },
 });
 
@@ -60,7 +78,7 @@ const recentAction: ActionDef = {
 
 /** Per-table REST configuration (REFERENCE-APP.md "Models and REST configuration"). */
 /** The resources of REFERENCE-APP.md; `onPublished` runs after the `publish` action. */
-export const referenceResources = (onPublished: OnPublished = () => undefined): ResourceConfig[] => [
+export const referenceResources = (onPublished: OnPublished = () => undefined, onExport: OnExport = async () => undefined): ResourceConfig[] => [
   { table: 'author', permission: AllowAny, hide: ['secret_note'], nested: [{ key: 'links', table: 'link' }] },
   {
     table: 'post',
@@ -68,7 +86,7 @@ export const referenceResources = (onPublished: OnPublished = () => undefined): 
     noform: ['created_by_id'],
     bulk: true,
     nested: [{ key: 'comments', table: 'comment' }],
-    actions: [publishAction(onPublished), recentAction],
+    actions: [publishAction(onPublished), recentAction, exportAction(onExport)],
   },
   { table: 'comment', permission: AllowAny, hide: ['moderation_note'], nested: [{ key: 'replies', table: 'reply' }] },
   { table: 'reply', permission: AllowAny },
@@ -89,10 +107,10 @@ export const referenceResources = (onPublished: OnPublished = () => undefined): 
 ];
 
 /** The REST plugin of the reference app; `PROFILE=allowlist` serves only author and post. */
-export function referenceRest(profile: string | undefined, onPublished?: OnPublished): RestPlugin {
+export function referenceRest(profile: string | undefined, onPublished?: OnPublished, onExport?: OnExport): RestPlugin {
   const plugin = rest()
     .authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()))
-    .resources(referenceResources(onPublished))
+    .resources(referenceResources(onPublished, onExport))
     .exclude(['secret_config']);
   if (profile === 'allowlist') plugin.includeOnly(['author', 'post']).expose(['auth_user']).exclude(['auth_user']);
   return plugin;

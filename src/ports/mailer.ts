@@ -1,4 +1,15 @@
-/** One outgoing message. `kind` names the event (for example `EmailVerification`); `data` carries its values (for example the raw `code`). */
+/** A file sent with a message: its name (sanitised when sent), content type and bytes. */
+export interface MailAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Uint8Array;
+}
+
+/**
+ * One outgoing message. `kind` names the event (for example `EmailVerification`); `data` carries
+ * its values (for example the raw `code`). Attachments: at most 10, 10 MB each and 20 MB in all;
+ * a recipient or subject holding a line break is refused (`mailProblem`).
+ */
 export interface MailMessage {
   readonly to: string;
   readonly subject: string;
@@ -6,6 +17,7 @@ export interface MailMessage {
   readonly html?: string;
   readonly kind: string;
   readonly data?: Readonly<Record<string, string>>;
+  readonly attachments?: readonly MailAttachment[];
 }
 
 /**

@@ -53,7 +53,7 @@ async function open(backend: Backend): Promise<Fixture> {
         pollMs: 20,
         leaseMs: options.leaseMs ?? 30_000,
         random01: () => 1,
-        context: (job, signal) => ({ store: t.db.store, mailer: { send: async () => undefined }, events: t.events, logger: silent, attempt: job.attempts, signal, job }),
+        context: (job, signal) => ({ store: t.db.store, mailer: { send: async () => undefined }, templates: { render: () => ({ subject: '', text: '', html: '' }) }, events: t.events, logger: silent, attempt: job.attempts, signal, job }),
       }),
     job: async (id) => {
       const job = await queue.get(id);

@@ -1,3 +1,4 @@
+import { safeFileName } from '../../domain/mail/mail-rules.js';
 import type { MailMessage, Mailer } from '../../ports/mailer.js';
 
 /** Where {@link ConsoleMailer} writes; `process.stdout` fits. */
@@ -19,6 +20,7 @@ export class ConsoleMailer implements Mailer {
   constructor(private readonly out: MailSink = process.stdout) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.out.write(`--- mail to ${message.to}: ${message.subject} ---\n${message.text.replace(/\n+$/, '')}\n---\n`);
+    const files = (message.attachments ?? []).map((a) => `[attachment ${safeFileName(a.filename)}, ${a.contentType}, ${a.content.byteLength} bytes]\n`).join('');
+    this.out.write(`--- mail to ${message.to}: ${message.subject} ---\n${message.text.replace(/\n+$/, '')}\n${files}---\n`);
   }
 }

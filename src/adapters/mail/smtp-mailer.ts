@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { mailProblem, safeFileName } from '../../domain/mail/mail-rules.js';
 import type { MailMessage, Mailer } from '../../ports/mailer.js';
 
 /**
@@ -30,6 +31,9 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
+    const problem = mailProblem(message);
+    if (problem) throw new Error(`mail refused: ${problem}`);
+    const attachments = message.attachments?.map((a) => ({ filename: safeFileName(a.filename), contentType: a.contentType, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
     try {
       await (await this.connect()).sendMail({
         from: this.from,
@@ -37,6 +41,7 @@ export class SmtpMailer implements Mailer {
         subject: message.subject,
         text: message.text,
         ...(message.html === undefined ? {} : { html: message.html }),
+        ...(attachments && attachments.length > 0 ? { attachments } : {}),
       });
     } catch (err) {
       throw new SmtpDeliveryError(errorCode(err));

@@ -355,7 +355,7 @@ function actionPaths({ resource, names, n, scoped, base, parentParam, idParam }:
         n.under,
       gates: [[gated, kind]],
       ...(action.input ? { body: action.input as Json } : {}),
-      success: ['200', { description: 'The action result', ...(action.output ? { content: json(action.output as Json) } : {}) }],
+      success: [String(action.status ?? 200), { description: 'The action result', ...(action.output && action.status !== 204 ? { content: json(action.output as Json) } : {}) }],
       errors: ['400', ...(detail ? ['404'] : scoped)],
     });
     const params = [...parentParam, ...(detail ? [idParam] : [])];

@@ -1,3 +1,5 @@
+import { DomainError } from '../../domain/errors/domain-error.js';
+import { mailProblem } from '../../domain/mail/mail-rules.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { MailMessage, Mailer } from '../../ports/mailer.js';
 import type { RecordStore } from '../../ports/record-store.js';
@@ -32,11 +34,13 @@ export class MailQueue {
     },
   ) {}
 
-  /** Queues `message` in `tx` (or sends it after `tx` commits when no task queue is mounted). */
+  /** Queues `message` in `tx` (or sends it after `tx` commits when no task queue is mounted); a message that cannot be sent (`mailProblem`) throws here, in the transaction. */
   async send(tx: RecordStore, message: MailMessage): Promise<void> {
+    const problem = mailProblem(message);
+    if (problem) throw new DomainError('invalid_input', `mail to send: ${problem}`);
     const tasks = this.deps.tasks();
     if (tasks) {
-      const job: MailJob = { sealed: this.deps.box.seal(JSON.stringify(message)) };
+      const job: MailJob = { sealed: this.deps.box.seal(encodeMail(message)) };
       await tasks.enqueueIn(tx, MAIL_TASK, job);
       return;
     }
@@ -45,6 +49,18 @@ export class MailQueue {
 
   /** The mail task's handler: opens the sealed message and sends it (a failure fails the attempt, which is retried). */
   async deliver(job: MailJob): Promise<void> {
-    await this.deps.mailer.send(JSON.parse(this.deps.box.open(job.sealed)) as MailMessage);
+    await this.deps.mailer.send(decodeMail(this.deps.box.open(job.sealed)));
   }
+}
+
+/** A message as JSON, attachment bytes as base64 (`{"$bytes": …}`). */
+function encodeMail(message: MailMessage): string {
+  return JSON.stringify(message, (_key, value: unknown) => (value instanceof Uint8Array ? { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') } : value));
+}
+
+function decodeMail(text: string): MailMessage {
+  return JSON.parse(text, (_key, value: unknown) => {
+    const bytes = value && typeof value === 'object' ? (value as { $bytes?: unknown }).$bytes : undefined;
+    return typeof bytes === 'string' ? new Uint8Array(Buffer.from(bytes, 'base64')) : value;
+  }) as MailMessage;
 }

@@ -70,8 +70,10 @@ export interface ActionDef {
   readonly scope: 'Detail' | 'List';
   /** JSON Schema validated before the handler runs (the enforced subset, see action-schema.ts). */
   readonly input?: JsonSchema;
-  /** JSON Schema published as the 200 response in the OpenAPI document. */
+  /** JSON Schema published as the success response in the OpenAPI document. */
   readonly output?: JsonSchema;
+  /** The status a success answers (default 200; 202 for work done later, say), as the document publishes it. */
+  readonly status?: 200 | 201 | 202 | 204;
   readonly permission?: PermissionClass;
   readonly summary?: string;
   readonly handler: (ctx: ActionContext, tools: ActionTools) => Promise<ActionResult> | ActionResult;

@@ -1,6 +1,7 @@
 import type { Backoff } from '../../domain/tasks/task-policy.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { Logger } from '../../ports/logger.js';
+import type { MailTemplates } from '../../ports/mail-templates.js';
 import type { Mailer } from '../../ports/mailer.js';
 import type { RecordStore } from '../../ports/record-store.js';
 
@@ -9,6 +10,8 @@ export interface TaskContext {
   /** The app's store: writes through it fire model signals like any other write path. */
   readonly store: RecordStore;
   readonly mailer: Mailer;
+  /** The app's mail templates (Portico's and the host's `templatesDir`). */
+  readonly templates: MailTemplates;
   readonly events: EventBus;
   readonly logger: Logger;
   /** This attempt's number, 1 for the first. */

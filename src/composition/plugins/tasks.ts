@@ -158,6 +158,7 @@ export class TasksPlugin implements Plugin {
       context: (job, signal) => ({
         store: ctx.store,
         mailer: ctx.mailer,
+        templates: ctx.templates,
         events: ctx.events,
         logger: ctx.logger,
         attempt: job.attempts,

@@ -254,6 +254,6 @@ function actionHandler(scope: ResourceScope, action: ActionDef): RouteDef['handl
       ...(id !== undefined && id !== null ? { id } : {}),
       ...(parent ? { parent } : {}),
     });
-    return { status: result.status ?? 200, ...(result.body === undefined ? {} : { body: result.body }) };
+    return { status: result.status ?? action.status ?? 200, ...(result.body === undefined ? {} : { body: result.body }) };
   };
 }
