@@ -1,12 +1,11 @@
-import { passwordProblems } from '../../domain/auth/password-rules.js';
+import { newPasswordProblems } from '../../domain/auth/password-rules.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Value } from '../../domain/model/types.js';
-import { textProblem } from '../../domain/model/values.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import { revokeCredentials, type KeptCredential } from './revoke-credentials.js';
+import { endResetLinks, revokeCredentials, type KeptCredential } from './revoke-credentials.js';
 import type { ThrottleGate } from './throttle-gate.js';
 
 export interface ChangePasswordDeps {
@@ -46,17 +45,13 @@ export class ChangePassword {
       throw new DomainError('invalid_input', 'current_password is not the current password', [{ field: 'current_password', message: 'is not the current password' }]);
     }
     const next = typeof input.next === 'string' ? input.next : '';
-    const problems = typeof input.next !== 'string' ? ['is required'] : textProblem(next) ? ['must not hold NUL or a lone surrogate'] : passwordProblems(next, { username: String(user.username ?? ''), email: String(user.email ?? '') });
+    const problems = newPasswordProblems(input.next, user);
     if (problems.length > 0) throw new DomainError('invalid_input', `new_password ${problems.join('; ')}`, problems.map((message) => ({ field: 'new_password', message })));
     const passwordHash = await hasher.hash(next);
     await throttle.reset(key);
     await store.transaction(async (tx) => {
       await tx.update('auth_user', user.id ?? null, { password_hash: passwordHash });
-      await tx.updateWhere(
-        'auth_password_reset',
-        { all: [{ column: 'user_id', op: 'eq', value: user.id ?? null }, { column: 'used_at', op: 'isnull', value: true }, { column: 'invalidated_at', op: 'isnull', value: true }] },
-        { invalidated_at: clock.now() },
-      );
+      await endResetLinks(tx, user.id ?? null, clock.now());
       await revokeCredentials(tx, user.id ?? null, input.keep);
     });
   }

@@ -1,14 +1,13 @@
 import { isWellFormedResetToken } from '../../domain/auth/password-reset.js';
-import { passwordProblems } from '../../domain/auth/password-rules.js';
+import { newPasswordProblems } from '../../domain/auth/password-rules.js';
 import { AUTH_RATES } from '../../domain/auth/throttle-rates.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import type { Row } from '../../domain/model/types.js';
-import { textProblem } from '../../domain/model/values.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import { resetTokenHash } from './request-password-reset.js';
-import { revokeCredentials } from './revoke-credentials.js';
+import { endResetLinks, revokeCredentials } from './revoke-credentials.js';
 import type { ThrottleGate } from './throttle-gate.js';
 
 export interface ConfirmPasswordResetDeps {
@@ -50,7 +49,7 @@ export class ConfirmPasswordReset {
     };
     const { user } = await live(store, false);
     const password = typeof input.password === 'string' ? input.password : '';
-    const problems = typeof input.password !== 'string' ? ['is required'] : textProblem(password) ? ['must not hold NUL or a lone surrogate'] : passwordProblems(password, { username: String(user.username ?? ''), email: String(user.email ?? '') });
+    const problems = newPasswordProblems(input.password, user);
     if (problems.length > 0) throw new DomainError('invalid_input', `password ${problems.join('; ')}`, problems.map((message) => ({ field: 'password', message })));
     // Hashed before the transaction: argon2 holds no lock.
     const passwordHash = await hasher.hash(password);
@@ -59,11 +58,7 @@ export class ConfirmPasswordReset {
       const now = clock.now();
       await tx.update('auth_user', user.id ?? null, { password_hash: passwordHash });
       await tx.update('auth_password_reset', reset.id ?? null, { used_at: now });
-      await tx.updateWhere(
-        'auth_password_reset',
-        { all: [{ column: 'user_id', op: 'eq', value: user.id ?? null }, { column: 'used_at', op: 'isnull', value: true }, { column: 'invalidated_at', op: 'isnull', value: true }] },
-        { invalidated_at: now },
-      );
+      await endResetLinks(tx, user.id ?? null, now);
       await revokeCredentials(tx, user.id ?? null);
     });
   }

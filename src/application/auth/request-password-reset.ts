@@ -6,6 +6,7 @@ import type { MailTemplates } from '../../ports/mail-templates.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { RecordStore } from '../../ports/record-store.js';
 import type { MailQueue } from '../mail/mail-queue.js';
+import { endResetLinks } from './revoke-credentials.js';
 import { encodeToken, keyedHash } from './secrets.js';
 import type { ThrottleGate } from './throttle-gate.js';
 
@@ -53,11 +54,7 @@ export class RequestPasswordReset {
       site: this.deps.site,
     });
     await store.transaction(async (tx) => {
-      await tx.updateWhere(
-        'auth_password_reset',
-        { all: [{ column: 'user_id', op: 'eq', value: user.id ?? null }, { column: 'used_at', op: 'isnull', value: true }, { column: 'invalidated_at', op: 'isnull', value: true }] },
-        { invalidated_at: now },
-      );
+      await endResetLinks(tx, user.id ?? null, now);
       await tx.insert('auth_password_reset', { user_id: user.id ?? null, token_hash: resetTokenHash(secret, token), created_at: now, expires_at: new Date(now.getTime() + RESET_LIFETIME_MS) });
       // The mail row carries the link (it is the message): a task sends it after the commit.
       await this.deps.mail.send(tx, { to: String(user.email), ...body, kind: 'PasswordReset', data: {} });

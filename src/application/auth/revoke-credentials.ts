@@ -21,3 +21,12 @@ export async function revokeCredentials(tx: RecordStore, userId: Value, keep: Ke
   }
   return ended;
 }
+
+/** Ends the user's live password reset links on `tx` (a newer request, a reset, a password change). */
+export async function endResetLinks(tx: RecordStore, userId: Value, now: Date): Promise<void> {
+  await tx.updateWhere(
+    'auth_password_reset',
+    { all: [{ column: 'user_id', op: 'eq', value: userId }, { column: 'used_at', op: 'isnull', value: true }, { column: 'invalidated_at', op: 'isnull', value: true }] },
+    { invalidated_at: now },
+  );
+}

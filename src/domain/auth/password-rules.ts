@@ -1,3 +1,4 @@
+import { textProblem } from '../model/values.js';
 import { COMMON_PASSWORDS } from './common-passwords.js';
 
 export const PASSWORD_MIN = 8;
@@ -54,4 +55,14 @@ export function usernameProblems(username: string): string[] {
 /** Checks the signup email's shape (delivery proves the rest). */
 export function emailProblems(email: string): string[] {
   return email.length <= 254 && EMAIL.test(email) ? [] : ['must be a valid email address'];
+}
+
+/**
+ * The problems of a new password given as any value (reset, change): `is required` for a
+ * non-string, a NUL or lone surrogate refused, else the signup rules for that user.
+ */
+export function newPasswordProblems(password: unknown, user: { readonly username?: unknown; readonly email?: unknown }): string[] {
+  if (typeof password !== 'string') return ['is required'];
+  if (textProblem(password)) return ['must not hold NUL or a lone surrogate'];
+  return passwordProblems(password, { username: String(user.username ?? ''), email: String(user.email ?? '') });
 }
