@@ -56,21 +56,47 @@ const forgotForm = (req: HttpRequest) => `<form method="post" action="/auth/pass
   <button type="submit">Mail me a link</button>
 </form>`;
 
-const resetForm = (req: HttpRequest) => {
-  const token = typeof req.query.token === 'string' ? req.query.token : '';
-  return `<form method="post" action="/auth/password-reset/confirm?redirect=/login" id="reset-form">
+const resetForm = (req: HttpRequest, token: string) => `<form method="post" action="/auth/password-reset/confirm?redirect=/login" id="reset-form">
   ${csrfInput(req)}
   <input type="hidden" name="token" value="${escapeHtml(token)}">
   <label>New password <input name="password" type="password" autocomplete="new-password" required></label>
   <button type="submit">Set the password</button>
 </form>`;
+
+/** Where the mailed link's token waits while the form is shown (never in the page's address). */
+const RESET_COOKIE = 'reference_reset';
+const cookieOf = (req: HttpRequest, name: string): string => {
+  const header = typeof req.headers.cookie === 'string' ? req.headers.cookie : '';
+  const found = header.split(/;\s*/).find((pair) => pair.startsWith(`${name}=`));
+  return found ? decodeURIComponent(found.slice(name.length + 1)) : '';
 };
 
-/** A page holding a reset token in its address: never sent on as a Referer, never cached. */
-const holdingToken = async (response: Promise<HttpResponse>): Promise<HttpResponse> => {
-  const page = await response;
-  return { ...page, headers: { ...page.headers, 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' } };
-};
+/**
+ * `GET /reset-password?token=…` (the mailed link): moves the token into a short-lived HttpOnly
+ * cookie and answers 303 to `/reset-password`, with `Referrer-Policy: no-referrer` and `no-store`,
+ * so the page showing the form holds no token in its address (nothing to leak as a Referer) and
+ * keeps the default referrer policy: a form posted from a no-referrer page carries
+ * `Origin: null`, which the CSRF origin check refuses (as Django's does).
+ */
+async function resetPage(req: HttpRequest): Promise<HttpResponse> {
+  const token = typeof req.query.token === 'string' ? req.query.token : undefined;
+  if (token !== undefined) {
+    const secure = req.origin.startsWith('https:') ? '; Secure' : '';
+    return {
+      status: 303,
+      body: '',
+      type: 'text/plain',
+      headers: {
+        Location: '/reset-password',
+        'Set-Cookie': `${RESET_COOKIE}=${encodeURIComponent(token)}; Path=/reset-password; Max-Age=3600; HttpOnly; SameSite=Lax${secure}`,
+        'Referrer-Policy': 'no-referrer',
+        'Cache-Control': 'no-store',
+      },
+    };
+  }
+  const shown = await page(req, 'Choose a new password', resetForm(req, cookieOf(req, RESET_COOKIE)));
+  return { ...shown, headers: { ...shown.headers, 'Cache-Control': 'no-store' } };
+}
 
 /**
  * The reference app's own HTML pages (the framework serves none): home shows the signed-in user
@@ -89,7 +115,7 @@ export function referencePages(): Plugin {
       ctx.route({ method: 'GET', path: '/login', handler: (req) => page(req, 'Log in', loginForm(req)) });
       ctx.route({ method: 'GET', path: '/signup', handler: (req) => page(req, 'Sign up', signupForm(req)) });
       ctx.route({ method: 'GET', path: '/forgot-password', handler: (req) => page(req, 'Forgot your password?', forgotForm(req)) });
-      ctx.route({ method: 'GET', path: '/reset-password', handler: (req) => holdingToken(page(req, 'Choose a new password', resetForm(req))) });
+      ctx.route({ method: 'GET', path: '/reset-password', handler: resetPage });
     },
   };
 }

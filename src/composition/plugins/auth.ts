@@ -52,6 +52,7 @@ export function auth(options: AuthOptions = {}): Plugin {
     name: 'auth',
     install(ctx) {
       if (!ctx.getOptional(TOKENS.Sessions)) throw new Error('the auth plugin needs sessions() mounted before it');
+      if (options.resetPage !== undefined && !/^\/[A-Za-z0-9/_.-]*$/.test(options.resetPage)) throw new Error(`auth: resetPage is a site path such as /reset-password, got ${JSON.stringify(options.resetPage)}`);
       if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(options.publicUrl)) throw new Error(`auth: publicUrl is an origin such as https://example.com (no path), got ${JSON.stringify(options.publicUrl)}`);
       let listening: string | undefined;
       ctx.onListen((server) => {
@@ -79,7 +80,7 @@ export function auth(options: AuthOptions = {}): Plugin {
       const requestReset = ctx.get(TOKENS.RequestPasswordReset);
       const confirmReset = ctx.get(TOKENS.ConfirmPasswordReset);
       const changePassword = ctx.get(TOKENS.ChangePassword);
-      for (const route of formAuthRoutes({ prefix: formPrefix, logIn, signUp, requestReset, confirmReset, changePassword, background })) ctx.route(route);
+      for (const route of formAuthRoutes({ prefix: formPrefix, logIn, signUp, requestReset, confirmReset, changePassword, resetPage: options.resetPage ?? '/reset-password', background })) ctx.route(route);
       const routes = jsonAuthRoutes({
         requestReset,
         confirmReset,

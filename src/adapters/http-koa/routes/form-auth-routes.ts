@@ -3,6 +3,7 @@ import type { ConfirmPasswordReset } from '../../../application/auth/confirm-pas
 import type { LogIn } from '../../../application/auth/log-in.js';
 import type { RequestPasswordReset } from '../../../application/auth/request-password-reset.js';
 import { SignUpRefused, type SignUp, type SignUpResult } from '../../../application/auth/sign-up.js';
+import { isWellFormedResetToken } from '../../../domain/auth/password-reset.js';
 import { failureTarget, successTarget } from '../../../domain/auth/redirect-guard.js';
 import type { ErrorCode } from '../../../domain/errors/codes.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
@@ -16,6 +17,8 @@ export interface FormAuthDeps {
   readonly requestReset: RequestPasswordReset;
   readonly confirmReset: ConfirmPasswordReset;
   readonly changePassword: ChangePassword;
+  /** The host's reset page (`/reset-password`): a weak password goes back there with its token, which stays usable. */
+  readonly resetPage: string;
   /** Runs work after the response without awaiting it (errors are logged). */
   readonly background: (work: Promise<unknown>) => void;
 }
@@ -132,7 +135,9 @@ function passwordRoutes(deps: FormAuthDeps): RouteDef[] {
       if (!(error instanceof DomainError) || (error.code !== 'invalid_code' && error.code !== 'invalid_input')) throw error;
       const lines = error.code === 'invalid_input' && error.errors.length > 0 ? error.errors.map((e) => `${e.field}: ${e.message}`) : [error.detail];
       for (const body of lines) await session.flash({ level: 'error', body });
-      return seeOther(to.failure);
+      // The page sends no Referer (its address holds the token): a weak password goes back to it.
+      const token = field(req.body, 'token');
+      return seeOther(error.code === 'invalid_input' && isWellFormedResetToken(token) ? `${deps.resetPage}?token=${token}` : to.failure);
     }
     await session.flash({ level: 'info', body: 'Your password was changed, and every session and token of the account ended. Log in with the new password.' });
     return seeOther(to.success);
