@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../support/http-client.js';
+import { RealtimeSocket } from '../support/realtime-clients.js';
 import { ManualClock } from '../support/open-test-database.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
@@ -123,6 +124,15 @@ describe.each<'sqlite' | 'postgresql'>(['sqlite', ...(pg ? (['postgresql'] as co
     } finally {
       await second?.close();
     }
+  });
+
+  it('ends the user\'s open realtime stream when the password is reset', async () => {
+    const { username, email, password } = await newUser();
+    const { token: bearer } = (await (await login(username, password)).json()) as { token: string };
+    const ws = await RealtimeSocket.open(`${ref.url.replace('http://', 'ws://')}/realtime/ws`, { authorization: `Bearer ${bearer}` });
+    expect(await ws.subscribe('chat/1')).toEqual({ type: 'subscribed', channel: 'chat/1' });
+    expect((await confirm(await requestToken(email), 'a reset ends the stream')).status).toBe(204);
+    expect(await Promise.race([ws.closed, new Promise((r) => setTimeout(() => r('still open after 10 s'), 10_000))])).toEqual({ code: 1008, reason: 'credential revoked' });
   });
 
   it('refuses a malformed, unknown, used, superseded, expired or logged-in-since token with one body', async () => {
