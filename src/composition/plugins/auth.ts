@@ -2,7 +2,7 @@ import type { TokenCacheOptions } from '../../application/auth/token-manager.js'
 import { bearerAuthentication, chainAuthentication, formAuthRoutes, jsonAuthRoutes, sessionAuthentication, type AuthBackend } from '../../adapters/http-koa/index.js';
 import type { Row } from '../../domain/model/types.js';
 import type { RecordStore } from '../../ports/record-store.js';
-import type { Plugin } from '../plugin.js';
+import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 import { bindAuthUseCases } from './auth-bindings.js';
 
@@ -36,11 +36,31 @@ export interface AuthOptions {
 }
 
 /**
+ * Where a reset mail links: `publicUrl` (else the address the app listens on; a warning in
+ * production, where a proxy usually stands in front) plus `resetPage`, checked at install.
+ */
+function resetPageOf(ctx: PluginContext, options: AuthOptions): () => string {
+  if (options.resetPage !== undefined && !/^\/[A-Za-z0-9/_.-]*$/.test(options.resetPage)) throw new Error(`auth: resetPage is a site path such as /reset-password, got ${JSON.stringify(options.resetPage)}`);
+  if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(options.publicUrl)) throw new Error(`auth: publicUrl is an origin such as https://example.com (no path), got ${JSON.stringify(options.publicUrl)}`);
+  if (options.publicUrl === undefined && ctx.production) ctx.logger.warn({}, 'auth: no publicUrl: mailed links use the address the app listens on; set auth({ publicUrl }) to the origin users reach');
+  let listening: string | undefined;
+  ctx.onListen((server) => {
+    const address = server.address();
+    if (address && typeof address === 'object') listening = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  });
+  return () => {
+    const origin = options.publicUrl ?? listening;
+    if (!origin) throw new Error('auth: a password reset link needs auth({ publicUrl }) when the app does not listen');
+    return `${origin}${options.resetPage ?? '/reset-password'}`;
+  };
+}
+
+/**
  * Form authentication (`/auth/login`, `/auth/signup`, `/auth/logout`), JSON authentication with
  * bearer tokens (`/api/auth/login`, `logout`, `me`, `signup`), email verification
  * (`/api/auth/verify-email`, `resend-verification`), password reset (`password-reset`,
- * `password-reset/confirm`) and change (`change-password`), under both prefixes. Needs `sessions()` mounted before it, and
- * `security()` for CSRF.
+ * `password-reset/confirm`) and change (`change-password`), under both prefixes. Needs
+ * `sessions()` mounted before it, and `security()` for CSRF.
  *
  * @example
  * app.use(sessions()).use(security()).use(auth({ requireVerifiedEmail: true }));
@@ -52,18 +72,7 @@ export function auth(options: AuthOptions = {}): Plugin {
     name: 'auth',
     install(ctx) {
       if (!ctx.getOptional(TOKENS.Sessions)) throw new Error('the auth plugin needs sessions() mounted before it');
-      if (options.resetPage !== undefined && !/^\/[A-Za-z0-9/_.-]*$/.test(options.resetPage)) throw new Error(`auth: resetPage is a site path such as /reset-password, got ${JSON.stringify(options.resetPage)}`);
-      if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(options.publicUrl)) throw new Error(`auth: publicUrl is an origin such as https://example.com (no path), got ${JSON.stringify(options.publicUrl)}`);
-      let listening: string | undefined;
-      ctx.onListen((server) => {
-        const address = server.address();
-        if (address && typeof address === 'object') listening = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-      });
-      const resetPage = (): string => {
-        const origin = options.publicUrl ?? listening;
-        if (!origin) throw new Error('auth: a password reset link needs auth({ publicUrl }) when the app does not listen');
-        return `${origin}${options.resetPage ?? '/reset-password'}`;
-      };
+      const resetPage = resetPageOf(ctx, options);
       bindAuthUseCases(ctx, {
         resetPage,
         site: options.siteName ?? 'Portico',
