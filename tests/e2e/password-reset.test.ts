@@ -235,7 +235,7 @@ describe.each<'sqlite' | 'postgresql'>(['sqlite', ...(pg ? (['postgresql'] as co
     expect(await me({ authorization: `Bearer ${mine}` })).toBe(401);
   });
 
-  it('a wrong current password spends the login throttle (429 after five)', async () => {
+  it('a wrong current password spends the login throttle (429 after five); reset mails to an address are capped', async () => {
     const throttled = await startReference(backend, { env: {} });
     try {
       const c = new HttpClient(throttled.url);
@@ -245,6 +245,16 @@ describe.each<'sqlite' | 'postgresql'>(['sqlite', ...(pg ? (['postgresql'] as co
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await c.json('/api/auth/change-password', 'POST', { current_password: `wrong ${i}`, new_password: 'whatever passphrase' }, { authorization: `Bearer ${token}` })).status);
       expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+      // Reset requests for one address: five mails an hour, whatever the client; the answer never changes.
+      const email = `${username}@example.com`;
+      const answers: number[] = [];
+      for (let i = 0; i < 7; i++) answers.push((await fetch(`${throttled.url}/api/auth/password-reset`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i}` }, body: JSON.stringify({ email }) })).status);
+      expect(answers).toEqual([202, 202, 202, 202, 202, 202, 202]);
+      const resets = () => throttled.mailer.outbox.filter((m) => m.to === email && SUBJECT.test(m.subject)).length;
+      for (let waited = 0; resets() < 5 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      // A sixth mail would come from the same burst of background work: give it time to show.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(resets()).toBe(5);
     } finally {
       await throttled.close();
     }

@@ -42,7 +42,8 @@ export class RequestPasswordReset {
     const email = typeof input.email === 'string' ? input.email.trim() : '';
     if (!email || email.length > 254 || textProblem(email)) return;
     if (!(await throttle.allows(`reset-client:${input.ip}`, AUTH_RATES.resetClient))) return;
-    if (!(await throttle.allows(`reset:${input.ip}:${email.toLowerCase()}`, AUTH_RATES.resetRequest))) return;
+    // Per address whatever the client: no one mails an inbox more than the budget.
+    if (!(await throttle.allows(`reset:${email.toLowerCase()}`, AUTH_RATES.resetRequest))) return;
     const [user] = await store.find('auth_user', { where: { column: 'email', op: 'iexact', value: email }, limit: 1 });
     if (!user || user.is_active !== true) return;
     const token = encodeToken(random.bytes(RESET_TOKEN_BYTES));

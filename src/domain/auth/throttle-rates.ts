@@ -14,7 +14,7 @@ export const AUTH_RATES = {
   signup: { limit: 10, windowMs: 60 * MINUTE },
   /** Per IP + email, for verify and for resend. */
   verification: { limit: 5, windowMs: 60 * MINUTE },
-  /** Password reset requests, per IP + email (over budget: nothing is sent, the answer is the same). */
+  /** Password reset requests, per address from any client (over budget: nothing is sent, the answer is the same). */
   resetRequest: { limit: 5, windowMs: 60 * MINUTE },
   /** Password reset requests and confirmations, per IP. */
   resetClient: { limit: 20, windowMs: 60 * MINUTE },
