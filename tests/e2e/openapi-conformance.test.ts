@@ -160,7 +160,7 @@ describe.each([['sqlite'], ['postgresql']] as const)('every operation of the doc
     await expectCall(404, 'GET', '/api/milestone', { undocumented: true });
   });
 
-  it.skipIf(skip)('actions: publish and recent, with their input schema and permissions', async () => {
+  it.skipIf(skip)('actions: publish, recent and export, with their input schema, status and permissions', async () => {
     const published = await expectCall(200, 'POST', '/api/post/3/publish/', { body: { reason: 'ready', channel: 'web' } });
     expect(published.json.published).toBe(true);
     await expectCall(400, 'POST', '/api/post/3/publish', { body: { channel: 'fax' } });
@@ -169,6 +169,9 @@ describe.each([['sqlite'], ['postgresql']] as const)('every operation of the doc
     await expectCall(200, 'GET', '/api/post/recent/?limit=2');
     await expectCall(400, 'GET', '/api/post/recent?limit=zero');
     await expectCall(401, 'GET', '/api/post/recent', { token: '' });
+    expect((await expectCall(202, 'POST', '/api/post/3/export/', { body: {} })).json).toEqual({ status: 'accepted' });
+    await expectCall(404, 'POST', '/api/post/999/export', { body: {} });
+    await expectCall(401, 'POST', '/api/post/3/export', { token: '', body: {} });
   });
 
   it.skipIf(skip)('error cases answer declared problem+json documents', async () => {

@@ -1935,6 +1935,17 @@ export function createClient(clientOptions: ClientOptions) {
   }
 
   /**
+   * Mail the post to the caller as a JSON attachment
+   *
+   * Custom detail action `export` of post. A key that names no visible row answers 404.
+   */
+  function exportPost(id: number, options?: RequestOptions & { readonly idempotencyKey?: string | true }): Promise<Answer<{
+  status: "accepted";
+}>> {
+    return request("POST", `/api/post/${encodeURIComponent(String(id))}/export`, { headers: { "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
+  }
+
+  /**
    * List comment rows
    *
    * Answers a page of the comment rows the caller may see as `{count, next, previous, results}`. Filter with `?<column>=value` or `?<column>__<lookup>=value`; an unknown, hidden or uncoercible parameter answers 400 `invalid_query`.
@@ -2750,7 +2761,7 @@ export function createClient(clientOptions: ClientOptions) {
   function deleteNote(id: number, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<undefined>> {
     return request("DELETE", `/api/note/${encodeURIComponent(String(id))}`, { headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
   }
-  return { listAuthor, createAuthor, retrieveAuthor, updateAuthor, partialUpdateAuthor, deleteAuthor, listPost, createPost, bulkUpdatePost, bulkDeletePost, retrievePost, updatePost, partialUpdatePost, deletePost, publishPost, recentPost, listComment, createComment, retrieveComment, updateComment, partialUpdateComment, deleteComment, listReply, createReply, retrieveReply, updateReply, partialUpdateReply, deleteReply, listTag, createTag, bulkUpdateTag, bulkDeleteTag, retrieveTag, updateTag, partialUpdateTag, deleteTag, listTicket, retrieveTicket, listShopOrder, createShopOrder, bulkUpdateShopOrder, bulkDeleteShopOrder, retrieveShopOrder, updateShopOrder, partialUpdateShopOrder, deleteShopOrder, listOrderItem, createOrderItem, bulkUpdateOrderItem, bulkDeleteOrderItem, retrieveOrderItem, updateOrderItem, partialUpdateOrderItem, deleteOrderItem, listItemPart, createItemPart, retrieveItemPart, updateItemPart, partialUpdateItemPart, deleteItemPart, listProject, createProject, retrieveProject, updateProject, partialUpdateProject, deleteProject, listMilestone, createMilestone, bulkUpdateMilestone, bulkDeleteMilestone, retrieveMilestone, updateMilestone, partialUpdateMilestone, deleteMilestone, listMember, createMember, retrieveMember, updateMember, partialUpdateMember, deleteMember, listStaffReport, createStaffReport, retrieveStaffReport, updateStaffReport, partialUpdateStaffReport, deleteStaffReport, listAnnouncement, createAnnouncement, retrieveAnnouncement, updateAnnouncement, partialUpdateAnnouncement, deleteAnnouncement, listLink, createLink, retrieveLink, updateLink, partialUpdateLink, deleteLink, listListOnly, listNote, createNote, retrieveNote, updateNote, partialUpdateNote, deleteNote };
+  return { listAuthor, createAuthor, retrieveAuthor, updateAuthor, partialUpdateAuthor, deleteAuthor, listPost, createPost, bulkUpdatePost, bulkDeletePost, retrievePost, updatePost, partialUpdatePost, deletePost, publishPost, recentPost, exportPost, listComment, createComment, retrieveComment, updateComment, partialUpdateComment, deleteComment, listReply, createReply, retrieveReply, updateReply, partialUpdateReply, deleteReply, listTag, createTag, bulkUpdateTag, bulkDeleteTag, retrieveTag, updateTag, partialUpdateTag, deleteTag, listTicket, retrieveTicket, listShopOrder, createShopOrder, bulkUpdateShopOrder, bulkDeleteShopOrder, retrieveShopOrder, updateShopOrder, partialUpdateShopOrder, deleteShopOrder, listOrderItem, createOrderItem, bulkUpdateOrderItem, bulkDeleteOrderItem, retrieveOrderItem, updateOrderItem, partialUpdateOrderItem, deleteOrderItem, listItemPart, createItemPart, retrieveItemPart, updateItemPart, partialUpdateItemPart, deleteItemPart, listProject, createProject, retrieveProject, updateProject, partialUpdateProject, deleteProject, listMilestone, createMilestone, bulkUpdateMilestone, bulkDeleteMilestone, retrieveMilestone, updateMilestone, partialUpdateMilestone, deleteMilestone, listMember, createMember, retrieveMember, updateMember, partialUpdateMember, deleteMember, listStaffReport, createStaffReport, retrieveStaffReport, updateStaffReport, partialUpdateStaffReport, deleteStaffReport, listAnnouncement, createAnnouncement, retrieveAnnouncement, updateAnnouncement, partialUpdateAnnouncement, deleteAnnouncement, listLink, createLink, retrieveLink, updateLink, partialUpdateLink, deleteLink, listListOnly, listNote, createNote, retrieveNote, updateNote, partialUpdateNote, deleteNote };
 }
 
 /** The client `createClient` makes. */
