@@ -16,7 +16,7 @@ commands:
   migrate          apply pending migrations (--to <name|number|zero>, --plan to print the SQL instead)
   showmigrations   list migrations, [x] applied, [ ] pending
   createsuperuser  create a staff superuser (--username, --email; --no-input reads $PORTICO_SUPERUSER_PASSWORD)
-  clearsessions    remove expired sessions
+  clearsessions    remove expired sessions and password reset links that can no longer be used
   worker           run the app's tasks until SIGTERM or SIGINT (--grace-ms, default 10000)
   jobs list        the newest jobs first (--state, --queue, --limit; default 50)
   jobs retry <id>  run a dead job again, with fresh attempts

@@ -1,4 +1,5 @@
 import { CreateSuperuser, type CreateSuperuserInput } from '../application/auth/create-superuser.js';
+import { purgeEndedResetLinks } from '../application/auth/revoke-credentials.js';
 import { SessionManager } from '../application/auth/session-manager.js';
 import { MakeMigrations } from '../application/make-migrations.js';
 import { migrationFiles, writeMigrationFile } from '../adapters/persistence/migration-files.js';
@@ -44,7 +45,7 @@ export interface Management {
   plan(to?: string): Promise<MigrationPlanEntry[]>;
   /** Creates a staff superuser under the signup rules. */
   createSuperuser(input: CreateSuperuserInput): Promise<Row>;
-  /** Removes expired sessions; returns how many. */
+  /** Removes expired sessions, and password reset links that can no longer be used; returns how many sessions. */
   clearSessions(): Promise<number>;
   /** The source of a typed REST client (`portico gen-client`), from the app's OpenAPI document. */
   client(): string;
@@ -101,7 +102,12 @@ export function management(app: ManagedApp): Management {
     },
     plan: async (to) => (await app.db()).plan(to),
     createSuperuser: async (input) => new CreateSuperuser((await app.db()).store, app.hasher, app.clock).execute(input),
-    clearSessions: async () => new SessionManager((await app.db()).store, app.clock, app.random).purgeExpired(),
+    clearSessions: async () => {
+      const { store } = await app.db();
+      // Ended password reset links go too: nothing reads them again.
+      await purgeEndedResetLinks(store, app.clock.now());
+      return new SessionManager(store, app.clock, app.random).purgeExpired();
+    },
     client() {
       const document = app.openApiDocument();
       if (!document) throw new Error('gen-client writes a client of the REST surface, and this app mounts no rest()');

@@ -30,3 +30,14 @@ export async function endResetLinks(tx: RecordStore, userId: Value, now: Date): 
     { invalidated_at: now },
   );
 }
+
+/** Deletes the reset links that can no longer be used (expired, used or ended), `batch` at a time; returns how many (`portico clearsessions`). */
+export async function purgeEndedResetLinks(store: RecordStore, now: Date, batch = 500): Promise<number> {
+  const ended = { any: [{ column: 'expires_at', op: 'lte', value: now }, { column: 'used_at', op: 'isnull', value: false }, { column: 'invalidated_at', op: 'isnull', value: false }] } as const;
+  let removed = 0;
+  for (;;) {
+    const rows = await store.find('auth_password_reset', { where: ended, limit: batch, columns: ['id'] });
+    for (const row of rows) if (await store.delete('auth_password_reset', row.id ?? null)) removed++;
+    if (rows.length < batch) return removed;
+  }
+}
