@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../support/http-client.js';
 import { postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
-import { SmtpSink, type Delivered } from '../support/smtp-sink.js';
+import { quotedPrintable, SmtpSink, type Delivered } from '../support/smtp-sink.js';
 
 /**
  * Issue 50, "mail templates and attachments" (REFERENCE-APP "Identity"): `POST /api/post/{id}/export/`
@@ -11,20 +11,6 @@ import { SmtpSink, type Delivered } from '../support/smtp-sink.js';
  * HTML part in Portico's layout.
  */
 const pg = await postgresAvailable();
-
-/** The bytes of a quoted-printable text. */
-function quotedPrintable(text: string): Buffer {
-  const bytes: number[] = [];
-  const soft = text.replace(/=\r?\n/g, '');
-  for (let i = 0; i < soft.length; i++) {
-    const hex = soft[i] === '=' ? /^[0-9A-F]{2}/.exec(soft.slice(i + 1, i + 3)) : null;
-    if (hex) {
-      bytes.push(parseInt(hex[0], 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(soft[i] as string));
-  }
-  return Buffer.from(bytes);
-}
 
 /** The MIME parts of a raw message: headers (lower-cased names) and decoded body. */
 function parts(raw: string): { headers: Record<string, string>; body: Buffer }[] {

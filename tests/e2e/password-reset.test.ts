@@ -4,7 +4,7 @@ import { RealtimeSocket } from '../support/realtime-clients.js';
 import { ManualClock } from '../support/open-test-database.js';
 import { freshPgSchema, postgresAvailable } from '../support/postgres.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
-import { SmtpSink, type Delivered } from '../support/smtp-sink.js';
+import { quotedPrintable, SmtpSink, type Delivered } from '../support/smtp-sink.js';
 
 /**
  * Issue 50, "password reset" (REFERENCE-APP "Identity"), on SQLite and PostgreSQL, the mail
@@ -17,9 +17,8 @@ const pg = await postgresAvailable();
 const PUBLIC_URL = 'https://public.example';
 const SUBJECT = /Reset your Portico password/;
 
-/** A message's body with quoted-printable soft breaks and escapes undone. */
-const decoded = (message: Delivered | undefined): string =>
-  (message?.raw ?? '').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/** A raw message with its quoted-printable parts undone. */
+const decoded = (message: Delivered | undefined): string => quotedPrintable(message?.raw ?? '').toString();
 
 describe.each<'sqlite' | 'postgresql'>(['sqlite', ...(pg ? (['postgresql'] as const) : [])])('password reset on %s', (backend) => {
   let smtp: SmtpSink;

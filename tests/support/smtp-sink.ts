@@ -71,3 +71,17 @@ export class SmtpSink {
 
 /** The body of a raw message: what follows the first blank line. */
 export const bodyOf = (message: Delivered | undefined): string => message?.raw.split(/\r?\n\r?\n/).slice(1).join('\n\n') ?? '';
+
+/** The bytes of a quoted-printable text (soft line breaks and `=XX` escapes undone). */
+export function quotedPrintable(text: string): Buffer {
+  const bytes: number[] = [];
+  const soft = text.replace(/=\r?\n/g, '');
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft[i] === '=' ? /^[0-9A-F]{2}/.exec(soft.slice(i + 1, i + 3)) : null;
+    if (hex) {
+      bytes.push(parseInt(hex[0], 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(soft[i] as string));
+  }
+  return Buffer.from(bytes);
+}

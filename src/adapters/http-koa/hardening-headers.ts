@@ -25,8 +25,9 @@ export const HARDENING_HEADERS: Readonly<Record<string, string>> = {
 };
 const HARDENING = Object.entries(HARDENING_HEADERS);
 
-const keptFromHandler = (name: string, set: unknown): boolean =>
-  set !== undefined && (name === 'Content-Security-Policy' || (name === 'Referrer-Policy' && set === 'no-referrer'));
+/** A handler's own value of these is kept (read only for these two: every answer passes here). */
+const keptFromHandler = (res: { hasHeader(name: string): boolean; getHeader(name: string): unknown }, name: string): boolean =>
+  (name === 'Content-Security-Policy' && res.hasHeader(name)) || (name === 'Referrer-Policy' && res.getHeader(name) === 'no-referrer');
 
 /**
  * Hardening headers on every response: nosniff, no framing (X-Frame-Options and CSP
@@ -42,7 +43,7 @@ export function hardeningHeaders(options: HardeningOptions): Koa.Middleware {
     if (res.headersSent) return;
     // A Content-Security-Policy the handler set (a host's page) is its own, and so is a stricter
     // referrer policy (`no-referrer`: a page whose address holds a token).
-    for (const [name, value] of HARDENING) if (!keptFromHandler(name, res.getHeader(name))) res.setHeader(name, value);
+    for (const [name, value] of HARDENING) if (!keptFromHandler(res, name)) res.setHeader(name, value);
     if (options.hsts && ctx.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     if (ctx.req.headers.authorization || readCookie(ctx, options.sessionCookie) !== undefined) res.setHeader('Cache-Control', 'no-store');
   });
