@@ -34,6 +34,10 @@ export { parseDatabaseUrl, describeDatabase, DatabaseUrlError, type DatabaseConf
 export { sessions } from './composition/plugins/sessions.js';
 export { security, csrfInput, type SecurityOptions } from './composition/plugins/security.js';
 export { auth, type AuthOptions } from './composition/plugins/auth.js';
+export { oauth2, oidc, socialLogin, type FetchJson, type OAuth2Settings, type OidcSettings, type SocialLoginOptions } from './composition/plugins/social-login.js';
+export { IdentityProviderError, type AuthorizationChecks, type IdentityProvider, type ProviderTokens } from './ports/identity-provider.js';
+export type { SocialProfile } from './domain/auth/social-login.js';
+export type { TokenCipher } from './ports/token-cipher.js';
 export { permissions } from './composition/plugins/permissions.js';
 export {
   sessionAuthentication,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { auth, createApp, health, liveReload, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, liveReload, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -9,6 +9,7 @@ import { referenceRest } from './rest-config.js';
 import { referenceTasks } from './tasks.js';
 import type { TasksPlugin } from '../../src/index.js';
 import { seedReference } from './seed.js';
+import { referenceProviders, referenceSocial } from './social.js';
 
 /** The reference app's mail templates: beside this file in the source tree (dist/ holds no copy). */
 const TEMPLATES = fileURLToPath(existsSync(new URL('./templates', import.meta.url)) ? new URL('./templates', import.meta.url) : new URL('../../../examples/reference/templates', import.meta.url));
@@ -22,6 +23,8 @@ export interface ReferenceOptions {
   readonly logRequests?: boolean;
   /** Replaces the mailer (tests pass an in-memory outbox). */
   readonly mailer?: Mailer;
+  /** Replaces the logger (tests read what is logged). */
+  readonly logger?: Logger;
   /** Replaces the clock (tests move time). */
   readonly clock?: Clock;
   /** Defines more tasks on the app's task plugin (tests add their own). */
@@ -40,6 +43,8 @@ export interface ReferenceOptions {
 export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
   const env = options.env ?? process.env;
   const jobs = referenceTasks();
+  const providers = referenceProviders(env);
+  const social = referenceSocial(env, providers);
   options.defineTasks?.(jobs);
   const app: PorticoApp = createApp({
     database: options.database,
@@ -53,6 +58,7 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     templatesDir: TEMPLATES,
     ...(options.mailer ? { mailer: options.mailer } : env.SMTP_URL ? { mailer: new SmtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'Portico reference <no-reply@localhost>') } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     // Portico's default bus: LISTEN/NOTIFY on PostgreSQL (events reach every process), in memory on SQLite.
     ...(env.EVENT_BUS ? { events: referenceEventBus(env.EVENT_BUS) } : {}),
     ...(options.logRequests !== undefined ? { logRequests: options.logRequests } : {}),
@@ -97,7 +103,9 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     )
     .use(referencePermissions())
     .use(referenceAdmin())
-    .use(referencePages());
+    .use(referencePages(providers.map((p) => p.name)));
+  // Sign in with google or github: mounted only for the providers SOCIAL_* configures.
+  if (social) app.use(social);
   // The pages are rendered by pages.ts: its folder is what changes while working on them.
   if (env.NODE_ENV !== 'production') app.use(liveReload({ watch: [fileURLToPath(new URL('.', import.meta.url))] }));
   return app;

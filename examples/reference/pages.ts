@@ -35,6 +35,26 @@ const loginAction = (req: HttpRequest) => {
   return target.startsWith('/') && !target.startsWith('//') ? `/auth/login?redirect=${encodeURIComponent(target)}` : '/auth/login';
 };
 
+/** The social sign-in links of the login page, back to the same target. */
+const socialLinks = (req: HttpRequest, providers: readonly string[]): string => {
+  if (providers.length === 0) return '';
+  const target = typeof req.query.redirect === 'string' && req.query.redirect.startsWith('/') && !req.query.redirect.startsWith('//') ? req.query.redirect : '/account';
+  return `<ul id="social">${providers.map((p) => `<li><a href="/auth/social/${escapeHtml(p)}/login?redirect=${escapeHtml(encodeURIComponent(target))}" id="social-${escapeHtml(p)}">Sign in with ${escapeHtml(p)}</a></li>`).join('')}</ul>`;
+};
+
+/** The account page: the signed-in user's linked providers, with a link or an unlink form each. */
+async function accountPage(req: HttpRequest, providers: readonly string[], linked: (userId: unknown) => Promise<string[]>): Promise<HttpResponse> {
+  const user = req.session ? await req.session.user() : null;
+  if (!user) return { status: 303, headers: { Location: '/login?redirect=/account' }, body: '', type: 'text/plain' };
+  const have = new Set(await linked(user.id));
+  const rows = providers.map((p) => {
+    const action = have.has(p) ? 'unlink' : 'link';
+    return `<li id="account-${escapeHtml(p)}">${escapeHtml(p)}: ${have.has(p) ? 'linked' : 'not linked'}
+<form method="post" action="/auth/social/${escapeHtml(p)}/${action}?redirect=/account">${csrfInput(req)}<button type="submit">${action === 'link' ? 'Link' : 'Unlink'} ${escapeHtml(p)}</button></form></li>`;
+  });
+  return page(req, 'Your account', `<p id="email">${escapeHtml(String(user.email))}</p><ul id="providers">${rows.join('')}</ul>`);
+}
+
 const loginForm = (req: HttpRequest) => `<form method="post" action="${escapeHtml(loginAction(req))}" id="login-form">
   ${csrfInput(req)}
   <label>Username <input name="username" autocomplete="username" required></label>
@@ -103,7 +123,7 @@ async function resetPage(req: HttpRequest): Promise<HttpResponse> {
  * and flash messages; login, signup, forgot-password and reset-password render forms with
  * `csrfInput()` posting to `/auth/...`.
  */
-export function referencePages(): Plugin {
+export function referencePages(providers: readonly string[] = []): Plugin {
   return {
     name: 'reference-pages',
     install(ctx) {
@@ -112,7 +132,10 @@ export function referencePages(): Plugin {
         path: '/',
         handler: (req) => page(req, 'Portico reference app', '<ul><li><a href="/healthz">/healthz</a></li><li><a href="/ready">/ready</a></li></ul>'),
       });
-      ctx.route({ method: 'GET', path: '/login', handler: (req) => page(req, 'Log in', loginForm(req)) });
+      ctx.route({ method: 'GET', path: '/login', handler: (req) => page(req, 'Log in', loginForm(req) + socialLinks(req, providers)) });
+      const linked = async (userId: unknown): Promise<string[]> =>
+        (await ctx.store.find('social_account', { where: { column: 'user_id', op: 'eq', value: userId as number }, columns: ['provider'] })).map((r) => String(r.provider));
+      ctx.route({ method: 'GET', path: '/account', handler: (req) => accountPage(req, providers, linked) });
       ctx.route({ method: 'GET', path: '/signup', handler: (req) => page(req, 'Sign up', signupForm(req)) });
       ctx.route({ method: 'GET', path: '/forgot-password', handler: (req) => page(req, 'Forgot your password?', forgotForm(req)) });
       ctx.route({ method: 'GET', path: '/reset-password', handler: resetPage });

@@ -2,6 +2,7 @@ import { CreateSuperuser, type CreateSuperuserInput } from '../application/auth/
 import { purgeEndedResetLinks } from '../application/auth/revoke-credentials.js';
 import { SessionManager } from '../application/auth/session-manager.js';
 import { MakeMigrations } from '../application/make-migrations.js';
+import type { RotateTokenKeys } from '../application/social/rotate-token-keys.js';
 import { migrationFiles, writeMigrationFile } from '../adapters/persistence/migration-files.js';
 import type { MigrationPlanEntry } from '../adapters/persistence/sql/mikro-orm-database.js';
 import type { MigrationOperation } from '../domain/model/migration.js';
@@ -47,6 +48,8 @@ export interface Management {
   createSuperuser(input: CreateSuperuserInput): Promise<Row>;
   /** Removes expired sessions, and password reset links that can no longer be used; returns how many sessions. */
   clearSessions(): Promise<number>;
+  /** Re-seals every stored provider token with the first of the `tokenKeys` (`portico rotate-keys`). */
+  rotateKeys(): Promise<{ resealed: number; accounts: number }>;
   /** The source of a typed REST client (`portico gen-client`), from the app's OpenAPI document. */
   client(): string;
 }
@@ -62,6 +65,8 @@ export interface ManagedApp {
   frameworkMigrations(): readonly MigrationDef[];
   hostMigrations(): readonly MigrationDef[];
   appTables(): string[];
+  /** The token key rotation of socialLogin(); undefined without it. */
+  rotateTokenKeys(): RotateTokenKeys | undefined;
   /** The OpenAPI document of the app's REST surface; undefined without rest(). */
   openApiDocument(): OpenApiDocument | undefined;
 }
@@ -107,6 +112,11 @@ export function management(app: ManagedApp): Management {
       // Ended password reset links go too: nothing reads them again.
       await purgeEndedResetLinks(store, app.clock.now());
       return new SessionManager(store, app.clock, app.random).purgeExpired();
+    },
+    async rotateKeys() {
+      const rotate = app.rotateTokenKeys();
+      if (!rotate) throw new Error('rotate-keys re-seals the tokens socialLogin() stores, and this app mounts no socialLogin()');
+      return rotate.execute();
     },
     client() {
       const document = app.openApiDocument();

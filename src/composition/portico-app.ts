@@ -24,7 +24,7 @@ import { BUILTIN_MIGRATIONS, BUILTIN_MODELS } from '../domain/model/builtin-tabl
 import type { ModelDecl } from '../domain/model/define-model.js';
 import type { BuiltinSchema } from '../domain/model/builtin-tables.js';
 import type { RelationName, Row, SchemaOf, UntypedSchema, WithRelated } from '../domain/model/typed-model.js';
-import type { Row as AnyRow } from '../domain/model/types.js';
+import type { Row as AnyRow, Value } from '../domain/model/types.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { TableOf, TypedStore } from '../ports/typed-store.js';
 import { LoadRelated } from '../application/read/load-related.js';
@@ -205,6 +205,17 @@ export class PorticoApp<S = UntypedSchema> {
     return this.fromContainer(TOKENS.Tasks);
   }
 
+  /**
+   * A usable access token of the user's linked `provider` account (`socialLogin()`), refreshed
+   * first when it expired (one refresh for concurrent calls); for calling the provider's API.
+   */
+  socialAccessToken(userId: Value, provider: string): Promise<string> {
+    const container = this.required(this.container, 'container');
+    const tokens = this.closed ? undefined : resolveOptional(container, TOKENS.ProviderAccessToken);
+    if (!tokens) throw new Error(this.closed ? 'the app is closed' : 'app.socialAccessToken: the socialLogin() plugin is not mounted, or the app has not started');
+    return tokens.execute(userId, provider);
+  }
+
   /** The password hasher (argon2id unless `hasher` was passed). */
   get hasher(): PasswordHasher {
     return this.fromContainer(TOKENS.Hasher);
@@ -265,6 +276,7 @@ export class PorticoApp<S = UntypedSchema> {
       frameworkMigrations: () => this.frameworkMigrations(),
       hostMigrations: () => this.hostMigrations(),
       appTables: () => this.appTables(),
+      rotateTokenKeys: () => resolveOptional(container, TOKENS.RotateTokenKeys),
       openApiDocument: () => {
         const built = resolveOptional(container, TOKENS.OpenApiDocument);
         if (built) return built();

@@ -21,6 +21,14 @@ import type { ListRows } from '../application/rest/list-rows.js';
 import type { NestedWrites } from '../application/rest/nested-writes.js';
 import type { RestServed } from '../application/rest/rest-served.js';
 import type { RequestPasswordReset } from '../application/auth/request-password-reset.js';
+import type { BeginSocialLogin } from '../application/social/begin-social-login.js';
+import type { CompleteSocialLogin } from '../application/social/complete-social-login.js';
+import type { LinkedAccounts } from '../application/social/linked-accounts.js';
+import type { ProviderAccessToken } from '../application/social/provider-access-token.js';
+import type { RotateTokenKeys } from '../application/social/rotate-token-keys.js';
+import type { SocialProviders } from '../application/social/social-providers.js';
+import type { UnlinkSocialAccount } from '../application/social/unlink-social-account.js';
+import type { TokenCipher } from '../ports/token-cipher.js';
 import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
 import type { ChangePassword } from '../application/auth/change-password.js';
 import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
@@ -120,6 +128,17 @@ export const TOKENS = {
   RequestPasswordReset: token<RequestPasswordReset>('RequestPasswordReset'),
   ConfirmPasswordReset: token<ConfirmPasswordReset>('ConfirmPasswordReset'),
   ChangePassword: token<ChangePassword>('ChangePassword'),
+  LinkedAccounts: token<LinkedAccounts>('LinkedAccounts'),
+
+  // Bound by socialLogin().
+  SocialProviders: token<SocialProviders>('SocialProviders'),
+  /** Seals the provider tokens in `social_account` with the `tokenKeys` key set. */
+  TokenCipher: token<TokenCipher>('TokenCipher'),
+  BeginSocialLogin: token<BeginSocialLogin>('BeginSocialLogin'),
+  CompleteSocialLogin: token<CompleteSocialLogin>('CompleteSocialLogin'),
+  UnlinkSocialAccount: token<UnlinkSocialAccount>('UnlinkSocialAccount'),
+  ProviderAccessToken: token<ProviderAccessToken>('ProviderAccessToken'),
+  RotateTokenKeys: token<RotateTokenKeys>('RotateTokenKeys'),
 
   // Bound by rest().
   RestServed: token<RestServed>('RestServed'),

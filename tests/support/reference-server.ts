@@ -1,5 +1,5 @@
 import { buildReferenceApp } from '../../examples/reference/app.js';
-import { MemoryMailer, type Clock, type Plugin, type PorticoApp, type TasksPlugin } from '../../src/index.js';
+import { MemoryMailer, type Clock, type Logger, type Plugin, type PorticoApp, type TasksPlugin } from '../../src/index.js';
 import { freshPgSchema } from './postgres.js';
 
 export interface RunningReference {
@@ -16,6 +16,10 @@ export interface ReferenceTestOptions {
   readonly database?: string;
   /** Environment switches of REFERENCE-APP.md (`REQUIRE_VERIFIED_EMAIL`, `THROTTLE`, …). */
   readonly env?: NodeJS.ProcessEnv;
+  /** A logger the test reads. */
+  readonly logger?: Logger;
+  /** The port to listen on (default: any free one). */
+  readonly port?: number;
   /** A clock the test moves. */
   readonly clock?: Clock;
   /** Keep the app's own mailer (for example SMTP from `env.SMTP_URL`) instead of the outbox. */
@@ -37,10 +41,11 @@ export async function startReference(backend: 'sqlite' | 'postgresql', options: 
     env: opts.env ?? {},
     ...(opts.realMailer ? {} : { mailer }),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.defineTasks ? { defineTasks: opts.defineTasks } : {}),
   });
   for (const plugin of opts.plugins ?? []) app.use(plugin);
-  const { url } = await app.listen(0);
+  const { url } = await app.listen(opts.port ?? 0);
   return {
     app,
     url,

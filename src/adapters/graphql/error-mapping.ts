@@ -30,6 +30,7 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
   idempotency_key_reused: 'BAD_USER_INPUT',
   idempotency_in_progress: 'CONFLICT',
   precondition_failed: 'PRECONDITION_FAILED',
+  social_login_failed: 'BAD_USER_INPUT',
 };
 
 /**

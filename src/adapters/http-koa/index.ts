@@ -26,6 +26,7 @@ export { hardeningHeaders } from './hardening-headers.js';
 // The plugins' routes.
 export { formAuthRoutes } from './routes/form-auth-routes.js';
 export { jsonAuthRoutes } from './routes/json-auth-routes.js';
+export { SOCIAL_COOKIE, socialAuthRoutes } from './routes/social-auth-routes.js';
 export { collectionPath, restRoutes } from './routes/rest-routes.js';
 export { adminRoutes } from './admin/admin-routes.js';
 export { LiveReloadHub, liveReloadInjection, liveReloadRoutes, liveReloadTag } from './live-reload.js';

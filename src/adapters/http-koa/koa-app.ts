@@ -260,7 +260,11 @@ function departureSignal(ctx: Koa.Context): () => AbortSignal {
 
 function writeResponse(ctx: Koa.Context, res: HttpResponse): void {
   ctx.status = res.status;
-  for (const [name, value] of Object.entries(res.headers ?? {})) ctx.set(name, value);
+  for (const [name, value] of Object.entries(res.headers ?? {})) {
+    // A route's cookie joins those the session set during the request instead of replacing them.
+    if (name.toLowerCase() === 'set-cookie') ctx.append(name, value);
+    else ctx.set(name, value);
+  }
   if (res.body !== undefined) {
     setBody(ctx, res.body);
     if (res.type) ctx.type = res.type;

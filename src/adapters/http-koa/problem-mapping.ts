@@ -32,6 +32,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   idempotency_key_reused: 422,
   idempotency_in_progress: 409,
   precondition_failed: 412,
+  social_login_failed: 400,
 };
 
 const TITLES: Readonly<Record<number, string>> = {

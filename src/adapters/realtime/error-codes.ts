@@ -34,4 +34,5 @@ export const REALTIME_CODE_BY_CODE: Readonly<Record<ErrorCode, RealtimeErrorCode
   idempotency_key_reused: 'idempotency_key_reused',
   idempotency_in_progress: 'idempotency_in_progress',
   precondition_failed: 'precondition_failed',
+  social_login_failed: 'social_login_failed',
 };

@@ -8,6 +8,7 @@ import { SignUp, type SignUpDeps } from '../../application/auth/sign-up.js';
 import { ThrottleGate } from '../../application/auth/throttle-gate.js';
 import { TokenManager, type TokenCacheOptions } from '../../application/auth/token-manager.js';
 import { VerifyEmail } from '../../application/auth/verify-email.js';
+import { LinkedAccounts } from '../../application/social/linked-accounts.js';
 import type { PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 
@@ -88,6 +89,7 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
         site: settings.site,
       }),
   );
+  ctx.bindFactory(TOKENS.LinkedAccounts, (get) => new LinkedAccounts(get(TOKENS.Store)));
   ctx.bindFactory(TOKENS.ChangePassword, (get) => new ChangePassword({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle) }));
   ctx.bindFactory(
     TOKENS.ConfirmPasswordReset,

@@ -5,6 +5,7 @@ import type { RecordStore } from '../../ports/record-store.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 import { bindAuthUseCases } from './auth-bindings.js';
+import { publicOrigin } from './public-origin.js';
 
 export interface AuthOptions {
   /** Prefix of the form routes (default `/auth`). */
@@ -35,24 +36,11 @@ export interface AuthOptions {
   readonly siteName?: string;
 }
 
-/**
- * Where a reset mail links: `publicUrl` (else the address the app listens on; a warning in
- * production, where a proxy usually stands in front) plus `resetPage`, checked at install.
- */
+/** Where a reset mail links: the public origin plus `resetPage`, checked at install. */
 function resetPageOf(ctx: PluginContext, options: AuthOptions): () => string {
   if (options.resetPage !== undefined && !/^\/[A-Za-z0-9/_.-]*$/.test(options.resetPage)) throw new Error(`auth: resetPage is a site path such as /reset-password, got ${JSON.stringify(options.resetPage)}`);
-  if (options.publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(options.publicUrl)) throw new Error(`auth: publicUrl is an origin such as https://example.com (no path), got ${JSON.stringify(options.publicUrl)}`);
-  if (options.publicUrl === undefined && ctx.production) ctx.logger.warn({}, 'auth: no publicUrl: mailed links use the address the app listens on; set auth({ publicUrl }) to the origin users reach');
-  let listening: string | undefined;
-  ctx.onListen((server) => {
-    const address = server.address();
-    if (address && typeof address === 'object') listening = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  });
-  return () => {
-    const origin = options.publicUrl ?? listening;
-    if (!origin) throw new Error('auth: a password reset link needs auth({ publicUrl }) when the app does not listen');
-    return `${origin}${options.resetPage ?? '/reset-password'}`;
-  };
+  const origin = publicOrigin(ctx, options.publicUrl, 'auth');
+  return () => `${origin()}${options.resetPage ?? '/reset-password'}`;
 }
 
 /**
@@ -101,6 +89,7 @@ export function auth(options: AuthOptions = {}): Plugin {
         tokens: ctx.get(TOKENS.BearerTokens),
         verifyEmail: ctx.get(TOKENS.VerifyEmail),
         resend: ctx.get(TOKENS.ResendVerification),
+        linkedAccounts: ctx.get(TOKENS.LinkedAccounts),
         background,
       });
       for (const route of routes) ctx.route(route);

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'idempotency_key_reused',
   'idempotency_in_progress',
   'precondition_failed',
+  'social_login_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -55,6 +55,24 @@ export const BUILTIN_MODELS = [
     used_at: c.timestamp().nullable(),
     invalidated_at: c.timestamp().nullable(),
   }),
+  // An account at an external identity provider linked to a user (social login). The provider's
+  // tokens are sealed (AES-256-GCM, a key id, the provider and user as associated data).
+  defineModel(
+    'social_account',
+    {
+      id: c.id(),
+      user_id: c.fk('auth_user'),
+      provider: c.text(),
+      subject: c.text(),
+      email: c.text().nullable(),
+      access_token: c.text().nullable().hidden(),
+      refresh_token: c.text().nullable().hidden(),
+      expires_at: c.timestamp().nullable(),
+      created_at: c.timestamp().defaultNow(),
+      updated_at: c.timestamp().defaultNow(),
+    },
+    { uniqueTogether: [['provider', 'subject'], ['user_id', 'provider']] },
+  ),
   defineModel('auth_throttle', {
     key: c.stringId(),
     hits: c.int().default(0),
@@ -136,7 +154,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinSchema = SchemaOf<typeof BUILTIN_MODELS>;
 
 /** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
-const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row', 'auth_password_reset']);
+const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row', 'auth_password_reset', 'social_account']);
 
 /** The migration that creates Portico's own tables; always first in the ledger. */
 export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
@@ -166,6 +184,7 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
     sql: { sqlite: ['alter table "task_row" add column "progress" integer null'], postgresql: ['alter table "task_row" add column "progress" integer null'] },
   },
   { name: 'portico_0006_password_reset', createTables: ['auth_password_reset'] },
+  { name: 'portico_0007_social_account', createTables: ['social_account'] },
 ];
 
 /** The DDL of `task_row` (kept by hand to match the model above: a partial index has no model form). */

@@ -18,6 +18,7 @@ export const DEFAULT_BLOCKLIST: ReadonlySet<string> = new Set([
   'auth_token',
   'auth_email_code',
   'auth_password_reset',
+  'social_account',
   'auth_throttle',
   'permissions_grouppermission',
   'idempotency_key',

@@ -7,6 +7,7 @@ import type { ResendVerification } from '../../../application/auth/resend-verifi
 import type { SignUp } from '../../../application/auth/sign-up.js';
 import type { TokenManager } from '../../../application/auth/token-manager.js';
 import type { VerifyEmail } from '../../../application/auth/verify-email.js';
+import type { LinkedAccounts } from '../../../application/social/linked-accounts.js';
 import { publicUser } from '../../../domain/auth/user-view.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import type { Row } from '../../../domain/model/types.js';
@@ -25,6 +26,8 @@ export interface JsonAuthDeps {
   readonly requestReset: RequestPasswordReset;
   readonly confirmReset: ConfirmPasswordReset;
   readonly changePassword: ChangePassword;
+  /** The provider accounts linked to the user, listed by `me`. */
+  readonly linkedAccounts: LinkedAccounts;
   /** Runs work after the response without awaiting it (errors are logged). */
   readonly background: (work: Promise<unknown>) => void;
 }
@@ -85,7 +88,7 @@ export function jsonAuthRoutes(deps: JsonAuthDeps): RouteDef[] {
     const identity = await req.identity();
     const user = identity.isAuthenticated ? await deps.store.getById('auth_user', identity.id) : null;
     if (!user) throw new DomainError('not_authenticated', 'not signed in');
-    return { status: 200, body: { user: publicUser(user) }, headers: { 'Cache-Control': 'no-store' } };
+    return { status: 200, body: { user: publicUser(user), social_accounts: await deps.linkedAccounts.execute(user.id ?? null) }, headers: { 'Cache-Control': 'no-store' } };
   };
 
   const signup = async (req: HttpRequest): Promise<HttpResponse> => {
