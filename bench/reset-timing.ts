@@ -14,17 +14,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { buildReferenceApp } from '../examples/reference/app.js';
 import { MemoryMailer } from '../src/index.js';
+import { median } from './stats.js';
 
 const PAIRS = 60;
 const WARMUP = 10;
 /** Between requests: what a request leaves to do after its answer is done before the next one. */
 const GAP_MS = 30;
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
 
 async function timed(url: string, body: unknown): Promise<number> {
   const started = performance.now();

@@ -129,6 +129,8 @@ export const TOKENS = {
   ConfirmPasswordReset: token<ConfirmPasswordReset>('ConfirmPasswordReset'),
   ChangePassword: token<ChangePassword>('ChangePassword'),
   LinkedAccounts: token<LinkedAccounts>('LinkedAccounts'),
+  /** Whether login needs a verified address (`auth({ requireVerifiedEmail })`): social login keeps the same rule. */
+  RequireVerifiedEmail: token<boolean>('RequireVerifiedEmail'),
 
   // Bound by socialLogin().
   SocialProviders: token<SocialProviders>('SocialProviders'),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, browserPerTest, submitForm } from '../support/browser.js';
-import { freePort, GithubStand, OidcStand } from '../support/identity-providers.js';
+import { freePort, GithubStand, OidcStand, referenceProviderEnv } from '../support/identity-providers.js';
 import { startReference, type RunningReference } from '../support/reference-server.js';
 
 /**
@@ -29,13 +29,7 @@ async function startWithProviders(): Promise<Stands> {
       THROTTLE: 'off',
       PUBLIC_URL: origin,
       TOKEN_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      SOCIAL_GOOGLE_ISSUER: google.issuer,
-      SOCIAL_GOOGLE_CLIENT_ID: CLIENT.id,
-      SOCIAL_GOOGLE_CLIENT_SECRET: CLIENT.secret,
-      SOCIAL_GITHUB_BASE_URL: github.base,
-      SOCIAL_GITHUB_API_URL: github.base,
-      SOCIAL_GITHUB_CLIENT_ID: CLIENT.id,
-      SOCIAL_GITHUB_CLIENT_SECRET: CLIENT.secret,
+      ...referenceProviderEnv(google, github, CLIENT),
     },
   });
   return {

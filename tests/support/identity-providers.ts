@@ -10,6 +10,19 @@ export interface StandAccount {
   readonly username: string;
 }
 
+/** The reference app's SOCIAL_* settings for `google` at an OIDC stand and `github` at a GitHub stand, one client for both. */
+export function referenceProviderEnv(google: OidcStand, github: GithubStand, client: { id: string; secret: string }): NodeJS.ProcessEnv {
+  return {
+    SOCIAL_GOOGLE_ISSUER: google.issuer,
+    SOCIAL_GOOGLE_CLIENT_ID: client.id,
+    SOCIAL_GOOGLE_CLIENT_SECRET: client.secret,
+    SOCIAL_GITHUB_BASE_URL: github.base,
+    SOCIAL_GITHUB_API_URL: github.base,
+    SOCIAL_GITHUB_CLIENT_ID: client.id,
+    SOCIAL_GITHUB_CLIENT_SECRET: client.secret,
+  };
+}
+
 /** A loopback port nothing listens on at the moment (for an app whose callback URL providers must know first). */
 export async function freePort(): Promise<number> {
   const probe = createServer();

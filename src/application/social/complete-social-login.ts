@@ -19,6 +19,8 @@ export interface CompleteSocialLoginDeps {
   readonly box: SecretBox;
   readonly cipher: TokenCipher;
   readonly logger: Logger;
+  /** Login needs a verified address (`auth({ requireVerifiedEmail })`): no user without one is signed in. */
+  readonly requireVerifiedEmail: boolean;
 }
 
 export interface CompleteSocialLoginInput {
@@ -98,7 +100,7 @@ export class CompleteSocialLogin {
     const linkingHasProvider = linkingUser
       ? (await tx.count('social_account', { all: [{ column: 'user_id', op: 'eq', value: linkingUser.id ?? null }, { column: 'provider', op: 'eq', value: provider }] })) > 0
       : false;
-    const decision = decideSocialLogin({ provider, profile, linkedUser, linkingUser, sameEmailUser: sameEmailUser ?? null, linkingHasProvider });
+    const decision = decideSocialLogin({ provider, profile, linkedUser, linkingUser, sameEmailUser: sameEmailUser ?? null, linkingHasProvider, requireVerifiedEmail: this.deps.requireVerifiedEmail });
     const stamp = async (user: Row): Promise<Row> => (await tx.update('auth_user', user.id ?? null, { last_login: now })) ?? user;
     switch (decision.kind) {
       case 'refuse':

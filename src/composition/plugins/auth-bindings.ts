@@ -89,6 +89,7 @@ export function bindAuthUseCases(ctx: PluginContext, settings: AuthSettings): vo
         site: settings.site,
       }),
   );
+  ctx.bind(TOKENS.RequireVerifiedEmail, requireVerifiedEmail);
   ctx.bindFactory(TOKENS.LinkedAccounts, (get) => new LinkedAccounts(get(TOKENS.Store)));
   ctx.bindFactory(TOKENS.ChangePassword, (get) => new ChangePassword({ store: get(TOKENS.Store), clock: get(TOKENS.Clock), hasher: get(TOKENS.Hasher), throttle: get(TOKENS.AuthThrottle) }));
   ctx.bindFactory(

@@ -75,7 +75,7 @@ export function socialLogin(options: SocialLoginOptions): Plugin {
       const box = new AesGcmSecretBox(ctx.get(TOKENS.Settings).secret, 'portico social login');
       const common = { providers, clock: ctx.clock, logger: ctx.logger } as const;
       ctx.bindFactory(TOKENS.BeginSocialLogin, (get) => new BeginSocialLogin({ ...common, random: get(TOKENS.Random), box }));
-      ctx.bindFactory(TOKENS.CompleteSocialLogin, (get) => new CompleteSocialLogin({ ...common, store: get(TOKENS.Store), random: get(TOKENS.Random), box, cipher }));
+      ctx.bindFactory(TOKENS.CompleteSocialLogin, (get) => new CompleteSocialLogin({ ...common, store: get(TOKENS.Store), random: get(TOKENS.Random), box, cipher, requireVerifiedEmail: get(TOKENS.RequireVerifiedEmail) }));
       ctx.bindFactory(TOKENS.UnlinkSocialAccount, (get) => new UnlinkSocialAccount(get(TOKENS.Store)));
       ctx.bindFactory(TOKENS.ProviderAccessToken, (get) => new ProviderAccessToken({ ...common, store: get(TOKENS.Store), cipher }));
       ctx.bindFactory(TOKENS.RotateTokenKeys, (get) => new RotateTokenKeys(get(TOKENS.Store), cipher));

@@ -77,6 +77,8 @@ export interface SocialDecisionInput {
   readonly sameEmailUser: Row | null;
   /** The provider linked to `linkingUser` already under another account, if so. */
   readonly linkingHasProvider: boolean;
+  /** Login needs a verified address: an unverified user is not signed in, nor created. */
+  readonly requireVerifiedEmail?: boolean;
 }
 
 const verified = (user: Row): boolean => user.email_verified_at !== null && user.email_verified_at !== undefined;
@@ -87,9 +89,18 @@ const verified = (user: Row): boolean => user.email_verified_at !== null && user
  * provider asserts a verified address AND the local account verified the same address; an
  * account holding the address otherwise is never linked (the pre-hijack attack: someone signs
  * up with a victim's address, unverified, and waits for the victim's social login); no match
- * creates a user.
+ * creates a user. When login needs a verified address, a user without one is neither signed in
+ * nor created.
  */
 export function decideSocialLogin(input: SocialDecisionInput): SocialDecision {
+  const decision = linkingDecision(input);
+  if (!input.requireVerifiedEmail || decision.kind === 'refuse') return decision;
+  const user = decision.kind === 'create' ? null : [input.linkedUser, input.linkingUser, input.sameEmailUser].find((u) => u && u.id === decision.userId);
+  const unverified = decision.kind === 'create' ? !input.profile.emailVerified : !user || !verified(user);
+  return unverified ? { kind: 'refuse', reason: 'Please verify your email address before logging in.' } : decision;
+}
+
+function linkingDecision(input: SocialDecisionInput): SocialDecision {
   const { provider, profile, linkedUser, linkingUser, sameEmailUser } = input;
   if (linkingUser) {
     if (linkedUser && linkedUser.id !== linkingUser.id) return { kind: 'refuse', reason: `This ${provider} account is linked to another user.` };

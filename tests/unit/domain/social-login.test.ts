@@ -53,3 +53,13 @@ describe('usernameCandidates', () => {
     expect(usernameCandidates(profile({ username: '!', email: null }), 'github', () => '7')).toEqual(['github-user', 'github-user-7', 'github-user-7', 'github-77']);
   });
 });
+
+describe('decideSocialLogin when login needs a verified address', () => {
+  it('creates a user only for a verified provider address, and signs in only verified users', () => {
+    expect(decideSocialLogin(input({ requireVerifiedEmail: true }))).toEqual({ kind: 'create' });
+    expect(decideSocialLogin(input({ requireVerifiedEmail: true, profile: profile({ emailVerified: false }) }))).toEqual({ kind: 'refuse', reason: 'Please verify your email address before logging in.' });
+    expect(decideSocialLogin(input({ requireVerifiedEmail: true, linkedUser: user(1, { email_verified_at: null }) })).kind).toBe('refuse');
+    expect(decideSocialLogin(input({ requireVerifiedEmail: true, linkedUser: user(1) }))).toEqual({ kind: 'sign-in', userId: 1 });
+    expect(decideSocialLogin(input({ requireVerifiedEmail: true, linkingUser: user(3) }))).toEqual({ kind: 'link', userId: 3 });
+  });
+});
