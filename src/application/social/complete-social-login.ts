@@ -96,7 +96,7 @@ export class CompleteSocialLogin {
     const linkedUser = account ? await byId(account.user_id) : null;
     const linkingUser = pending.linkUserId !== null ? await byId(pending.linkUserId) : null;
     if (pending.linkUserId !== null && !linkingUser) throw socialRefusal(EXPIRED);
-    const [sameEmailUser] = profile.email && !linkingUser ? await tx.find('auth_user', { where: { column: 'email', op: 'iexact', value: profile.email }, limit: 1 }) : [];
+    const [sameEmailUser] = profile.email && !linkingUser && !account ? await tx.find('auth_user', { where: { column: 'email', op: 'iexact', value: profile.email }, limit: 1 }) : [];
     const linkingHasProvider = linkingUser
       ? (await tx.count('social_account', { all: [{ column: 'user_id', op: 'eq', value: linkingUser.id ?? null }, { column: 'provider', op: 'eq', value: provider }] })) > 0
       : false;
