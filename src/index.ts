@@ -34,6 +34,7 @@ export { parseDatabaseUrl, describeDatabase, DatabaseUrlError, type DatabaseConf
 export { sessions } from './composition/plugins/sessions.js';
 export { security, csrfInput, type SecurityOptions } from './composition/plugins/security.js';
 export { auth, type AuthOptions } from './composition/plugins/auth.js';
+export { staticFiles, type StaticFilesOptions, type StaticFilesSettings } from './composition/plugins/static-files.js';
 export { oauth2, oidc, socialLogin, type FetchJson, type OAuth2Settings, type OidcSettings, type SocialLoginOptions } from './composition/plugins/social-login.js';
 export { IdentityProviderError, type AuthorizationChecks, type IdentityProvider, type ProviderTokens } from './ports/identity-provider.js';
 export type { SocialProfile } from './domain/auth/social-login.js';

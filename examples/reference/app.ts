@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { auth, createApp, health, liveReload, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, liveReload, staticFiles, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -11,8 +11,11 @@ import type { TasksPlugin } from '../../src/index.js';
 import { seedReference } from './seed.js';
 import { referenceProviders, referenceSocial } from './social.js';
 
+/** A folder beside this file in the source tree (dist/ holds no copy): the mail templates, the static files. */
+const besideSource = (name: string): string => fileURLToPath(existsSync(new URL(`./${name}`, import.meta.url)) ? new URL(`./${name}`, import.meta.url) : new URL(`../../../examples/reference/${name}`, import.meta.url));
+
 /** The reference app's mail templates: beside this file in the source tree (dist/ holds no copy). */
-const TEMPLATES = fileURLToPath(existsSync(new URL('./templates', import.meta.url)) ? new URL('./templates', import.meta.url) : new URL('../../../examples/reference/templates', import.meta.url));
+const TEMPLATES = besideSource('templates');
 
 export interface ReferenceOptions {
   /** Database address (REFERENCE-APP.md "Starting it"). */
@@ -29,6 +32,8 @@ export interface ReferenceOptions {
   readonly clock?: Clock;
   /** Defines more tasks on the app's task plugin (tests add their own). */
   readonly defineTasks?: (plugin: TasksPlugin) => void;
+  /** Where `portico collectstatic` writes the collected static files (default: `examples/reference/staticfiles`). */
+  readonly staticRoot?: string;
   /** Create a missing SQLite folder or PostgreSQL database (`npm start`'s `./data/`, `--create-db`). */
   readonly createDatabase?: boolean;
 }
@@ -70,6 +75,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
         if (await seedReference(ctx.store, ctx.hasher, ctx.clock)) ctx.logger.info({}, 'seeded the reference data');
       },
     })
+    // /static/site.css and the rest of ./static: ETag, 304, ranges; hashed names once collected.
+    .use(staticFiles({ dir: besideSource('static'), ...(options.staticRoot ? { root: options.staticRoot } : {}) }))
     .use(sessions())
     .use(security({ csrfExempt: ['/graphql'] }))
     .use(jobs)

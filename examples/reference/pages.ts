@@ -16,7 +16,7 @@ async function page(req: HttpRequest, title: string, body: string): Promise<Http
     body: `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${escapeHtml(title)} · Portico reference</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.5rem 0}input{font:inherit}nav a{margin-right:1rem}.flash-error{color:#a00}</style>
+<link rel="stylesheet" href="/static/site.css">
 </head>
 <body>
 <nav><a href="/">Home</a><a href="/login">Log in</a><a href="/signup">Sign up</a></nav>

@@ -18,6 +18,7 @@ commands:
   createsuperuser  create a staff superuser (--username, --email; --no-input reads $PORTICO_SUPERUSER_PASSWORD)
   clearsessions    remove expired sessions and password reset links that can no longer be used
   rotate-keys      re-seal stored provider tokens with the first of TOKEN_KEYS (socialLogin)
+  collectstatic    write hashed, compressed copies of the static files and their manifest (staticFiles)
   worker           run the app's tasks until SIGTERM or SIGINT (--grace-ms, default 10000)
   jobs list        the newest jobs first (--state, --queue, --limit; default 50)
   jobs retry <id>  run a dead job again, with fresh attempts
@@ -146,7 +147,7 @@ const OPTIONS = {
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker', 'jobs', 'gen-client', 'rotate-keys']);
+const COMMANDS = new Set(['makemigrations', 'migrate', 'showmigrations', 'createsuperuser', 'clearsessions', 'worker', 'jobs', 'gen-client', 'rotate-keys', 'collectstatic']);
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -157,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (!command || !COMMANDS.has(command)) throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : 'no command given');
   // The tasks() plugin runs its worker in this process whatever the app's own default; never for `jobs` or `gen-client`.
-  if (command === 'worker' || command === 'jobs' || command === 'gen-client' || command === 'rotate-keys') process.env.PORTICO_TASK_WORKER = command === 'worker' ? '1' : '0';
+  if (command === 'worker' || command === 'jobs' || command === 'gen-client' || command === 'rotate-keys' || command === 'collectstatic') process.env.PORTICO_TASK_WORKER = command === 'worker' ? '1' : '0';
   const app = await loadApp(values.app, values.db ?? process.env.DATABASE_URL);
   if (values['create-db']) app.createDatabaseIfMissing();
   const folder = app.migrationsFolder;
@@ -168,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'jobs') return jobs(app, positionals.slice(1), values);
   if (command === 'gen-client') return genClient(app, values);
   if (command === 'rotate-keys') return rotateKeys(app);
+  if (command === 'collectstatic') return collectStaticFiles(app);
   try {
     // makemigrations reads the models; it opens the database only when it needs the ledger.
     if (command === 'makemigrations') await app.prepare();
@@ -192,6 +194,18 @@ async function main(argv: string[]): Promise<number> {
         }
         return await migrate(app, values);
     }
+  } finally {
+    await app.close();
+  }
+}
+
+/** `portico collectstatic`: the app starts (staticFiles() says what it serves), collects, and closes. */
+async function collectStaticFiles(app: PorticoApp): Promise<number> {
+  await app.start();
+  try {
+    const { files, root } = await app.management.collectStatic();
+    console.log(`collected ${files} static file${files === 1 ? '' : 's'} into ${root}`);
+    return 0;
   } finally {
     await app.close();
   }

@@ -16,6 +16,8 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { MigrationDef } from '../domain/model/migration.js';
 import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
 import { generateClient } from '../adapters/openapi/generate-client.js';
+import { collectStatic } from '../adapters/storage/collect-static.js';
+import type { StaticFilesSettings } from './plugins/static-files.js';
 
 /** What `portico makemigrations` wrote, or would write with `check`. */
 export interface MadeMigrations {
@@ -48,6 +50,8 @@ export interface Management {
   createSuperuser(input: CreateSuperuserInput): Promise<Row>;
   /** Removes expired sessions, and password reset links that can no longer be used; returns how many sessions. */
   clearSessions(): Promise<number>;
+  /** Writes the collected static folder (hashed names, compressed copies, the manifest) of staticFiles(). */
+  collectStatic(): Promise<{ files: number; root: string }>;
   /** Re-seals every stored provider token with the first of the `tokenKeys` (`portico rotate-keys`). */
   rotateKeys(): Promise<{ resealed: number; accounts: number }>;
   /** The source of a typed REST client (`portico gen-client`), from the app's OpenAPI document. */
@@ -65,6 +69,8 @@ export interface ManagedApp {
   frameworkMigrations(): readonly MigrationDef[];
   hostMigrations(): readonly MigrationDef[];
   appTables(): string[];
+  /** What staticFiles() serves; undefined without it. */
+  staticFiles(): StaticFilesSettings | undefined;
   /** The token key rotation of socialLogin(); undefined without it. */
   rotateTokenKeys(): RotateTokenKeys | undefined;
   /** The OpenAPI document of the app's REST surface; undefined without rest(). */
@@ -112,6 +118,12 @@ export function management(app: ManagedApp): Management {
       // Ended password reset links go too: nothing reads them again.
       await purgeEndedResetLinks(store, app.clock.now());
       return new SessionManager(store, app.clock, app.random).purgeExpired();
+    },
+    async collectStatic() {
+      const settings = app.staticFiles();
+      if (!settings) throw new Error('collectstatic collects the files staticFiles() serves, and this app mounts no staticFiles()');
+      const manifest = await collectStatic(settings.source, settings.root);
+      return { files: Object.keys(manifest.paths).length, root: settings.root };
     },
     async rotateKeys() {
       const rotate = app.rotateTokenKeys();

@@ -216,6 +216,13 @@ export class PorticoApp<S = UntypedSchema> {
     return tokens.execute(userId, provider);
   }
 
+  /** The URL of static file `name` (`staticFiles()`): its hashed name once collected, else the plain one. */
+  staticUrl(name: string): string {
+    const settings = this.container && !this.closed ? resolveOptional(this.container, TOKENS.StaticFiles) : undefined;
+    if (!settings) throw new Error('app.staticUrl: the staticFiles() plugin is not mounted, or the app has not started');
+    return settings.url(name);
+  }
+
   /** The password hasher (argon2id unless `hasher` was passed). */
   get hasher(): PasswordHasher {
     return this.fromContainer(TOKENS.Hasher);
@@ -277,6 +284,7 @@ export class PorticoApp<S = UntypedSchema> {
       hostMigrations: () => this.hostMigrations(),
       appTables: () => this.appTables(),
       rotateTokenKeys: () => resolveOptional(container, TOKENS.RotateTokenKeys),
+      staticFiles: () => resolveOptional(container, TOKENS.StaticFiles),
       openApiDocument: () => {
         const built = resolveOptional(container, TOKENS.OpenApiDocument);
         if (built) return built();

@@ -29,6 +29,7 @@ import type { RotateTokenKeys } from '../application/social/rotate-token-keys.js
 import type { SocialProviders } from '../application/social/social-providers.js';
 import type { UnlinkSocialAccount } from '../application/social/unlink-social-account.js';
 import type { TokenCipher } from '../ports/token-cipher.js';
+import type { StaticFilesSettings } from './plugins/static-files.js';
 import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
 import type { ChangePassword } from '../application/auth/change-password.js';
 import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
@@ -131,6 +132,9 @@ export const TOKENS = {
   LinkedAccounts: token<LinkedAccounts>('LinkedAccounts'),
   /** Whether login needs a verified address (`auth({ requireVerifiedEmail })`): social login keeps the same rule. */
   RequireVerifiedEmail: token<boolean>('RequireVerifiedEmail'),
+
+  // Bound by staticFiles().
+  StaticFiles: token<StaticFilesSettings>('StaticFiles'),
 
   // Bound by socialLogin().
   SocialProviders: token<SocialProviders>('SocialProviders'),
