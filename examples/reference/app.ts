@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { auth, createApp, health, liveReload, staticFiles, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, createApp, health, liveReload, staticFiles, storage, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -14,7 +14,7 @@ import { referenceProviders, referenceSocial } from './social.js';
 /** A folder beside this file in the source tree (dist/ holds no copy): the mail templates, the static files. */
 const besideSource = (name: string): string => fileURLToPath(existsSync(new URL(`./${name}`, import.meta.url)) ? new URL(`./${name}`, import.meta.url) : new URL(`../../../examples/reference/${name}`, import.meta.url));
 
-/** The reference app's mail templates: beside this file in the source tree (dist/ holds no copy). */
+/** The reference app's mail templates. */
 const TEMPLATES = besideSource('templates');
 
 export interface ReferenceOptions {
@@ -77,6 +77,13 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
     })
     // /static/site.css and the rest of ./static: ETag, 304, ranges; hashed names once collected.
     .use(staticFiles({ dir: besideSource('static'), ...(options.staticRoot ? { root: options.staticRoot } : {}) }))
+    // Uploaded files: the disk by default, S3 with STORAGE_URL=s3://<bucket>?endpoint=…; signed links at /media/.
+    .use(
+      storage({
+        url: env.STORAGE_URL ?? 'file:./data/media',
+        ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } } : {}),
+      }),
+    )
     .use(sessions())
     .use(security({ csrfExempt: ['/graphql'] }))
     .use(jobs)

@@ -25,6 +25,7 @@ import type { ModelDecl } from '../domain/model/define-model.js';
 import type { BuiltinSchema } from '../domain/model/builtin-tables.js';
 import type { RelationName, Row, SchemaOf, UntypedSchema, WithRelated } from '../domain/model/typed-model.js';
 import type { Row as AnyRow, Value } from '../domain/model/types.js';
+import type { FileStorage } from '../ports/file-storage.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { TableOf, TypedStore } from '../ports/typed-store.js';
 import { LoadRelated } from '../application/read/load-related.js';
@@ -214,6 +215,20 @@ export class PorticoApp<S = UntypedSchema> {
     const tokens = this.closed ? undefined : resolveOptional(container, TOKENS.ProviderAccessToken);
     if (!tokens) throw new Error(this.closed ? 'the app is closed' : 'app.socialAccessToken: the socialLogin() plugin is not mounted, or the app has not started');
     return tokens.execute(userId, provider);
+  }
+
+  /** The file storage of `storage()`: the disk, S3 or memory. */
+  get storage(): FileStorage {
+    const found = this.container && !this.closed ? resolveOptional(this.container, TOKENS.FileStorage) : undefined;
+    if (!found) throw new Error('app.storage: the storage() plugin is not mounted, or the app has not started');
+    return found;
+  }
+
+  /** A signed link to stored file `key`, shown as `name`, valid for `seconds` (default: the plugin's, 1 h). */
+  mediaUrl(key: string, name: string, seconds?: number): string {
+    const links = this.container && !this.closed ? resolveOptional(this.container, TOKENS.MediaLinks) : undefined;
+    if (!links) throw new Error('app.mediaUrl: the storage() plugin is not mounted, or the app has not started');
+    return links.url(key, name, seconds);
   }
 
   /** The URL of static file `name` (`staticFiles()`): its hashed name once collected, else the plain one. */

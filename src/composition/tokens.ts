@@ -30,6 +30,9 @@ import type { SocialProviders } from '../application/social/social-providers.js'
 import type { UnlinkSocialAccount } from '../application/social/unlink-social-account.js';
 import type { TokenCipher } from '../ports/token-cipher.js';
 import type { StaticFilesSettings } from './plugins/static-files.js';
+import type { MediaLinks } from '../application/storage/media-links.js';
+import type { ServeMedia } from '../application/storage/serve-media.js';
+import type { FileStorage } from '../ports/file-storage.js';
 import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
 import type { ChangePassword } from '../application/auth/change-password.js';
 import type { OpenApiDocument } from '../adapters/openapi/build-openapi-document.js';
@@ -132,6 +135,11 @@ export const TOKENS = {
   LinkedAccounts: token<LinkedAccounts>('LinkedAccounts'),
   /** Whether login needs a verified address (`auth({ requireVerifiedEmail })`): social login keeps the same rule. */
   RequireVerifiedEmail: token<boolean>('RequireVerifiedEmail'),
+
+  // Bound by storage().
+  FileStorage: token<FileStorage>('FileStorage'),
+  MediaLinks: token<MediaLinks>('MediaLinks'),
+  ServeMedia: token<ServeMedia>('ServeMedia'),
 
   // Bound by staticFiles().
   StaticFiles: token<StaticFilesSettings>('StaticFiles'),

@@ -31,6 +31,7 @@ export const GRAPHQL_CODE_BY_CODE: Readonly<Record<ErrorCode, string>> = {
   idempotency_in_progress: 'CONFLICT',
   precondition_failed: 'PRECONDITION_FAILED',
   social_login_failed: 'BAD_USER_INPUT',
+  storage_unavailable: 'SERVICE_UNAVAILABLE',
 };
 
 /**

@@ -28,6 +28,7 @@ export { formAuthRoutes } from './routes/form-auth-routes.js';
 export { jsonAuthRoutes } from './routes/json-auth-routes.js';
 export { SOCIAL_COOKIE, socialAuthRoutes } from './routes/social-auth-routes.js';
 export { staticFilesMiddleware, type StaticRoot } from './static-files.js';
+export { mediaRoutes } from './routes/media-routes.js';
 export { collectionPath, restRoutes } from './routes/rest-routes.js';
 export { adminRoutes } from './admin/admin-routes.js';
 export { LiveReloadHub, liveReloadInjection, liveReloadRoutes, liveReloadTag } from './live-reload.js';

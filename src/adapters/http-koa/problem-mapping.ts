@@ -33,6 +33,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   idempotency_in_progress: 409,
   precondition_failed: 412,
   social_login_failed: 400,
+  storage_unavailable: 503,
 };
 
 const TITLES: Readonly<Record<number, string>> = {

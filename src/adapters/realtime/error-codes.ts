@@ -35,4 +35,5 @@ export const REALTIME_CODE_BY_CODE: Readonly<Record<ErrorCode, RealtimeErrorCode
   idempotency_in_progress: 'idempotency_in_progress',
   precondition_failed: 'precondition_failed',
   social_login_failed: 'social_login_failed',
+  storage_unavailable: 'storage_unavailable',
 };

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'idempotency_in_progress',
   'precondition_failed',
   'social_login_failed',
+  'storage_unavailable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
