@@ -22,6 +22,7 @@ koa.use(async (ctx, next) => {
   if (!ctx.path.startsWith('/static/')) return next();
   for (const [name, value] of Object.entries(HEADERS)) ctx.set(name, value);
   ctx.respond = false;
+  ctx.res.statusCode = 200;
   await new Promise<void>((resolve) => {
     send(ctx.req, ctx.path.slice('/static'.length), { root, index: false })
       .on('error', (error: { status?: number }) => {
