@@ -57,6 +57,7 @@ export { ANONYMOUS, type Identity } from './domain/auth/identity.js';
 export type { Mailer, MailAttachment, MailMessage } from './ports/mailer.js';
 export type { ThrottleStore, ThrottleHit } from './ports/throttle-store.js';
 export { MemoryMailer } from './adapters/mail/memory-mailer.js';
+export { MemoryFileStorage } from './adapters/storage/memory-file-storage.js';
 export { ConsoleMailer } from './adapters/mail/console-mailer.js';
 export { SmtpMailer } from './adapters/mail/smtp-mailer.js';
 export { rest, type RestPlugin, type RestOptions } from './composition/plugins/rest.js';

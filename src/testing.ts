@@ -15,8 +15,7 @@
 // the package itself in the shipped declarations).
 import { createApp, MemoryMailer, type AppOptions, type AppSchema, type Clock, type ModelDecl, type Plugin, type PorticoApp, type RandomSource, type TypedStore, type UntypedSchema } from './index.js';
 
-export { MemoryMailer, type MailMessage } from './index.js';
-export { MemoryFileStorage } from './adapters/storage/memory-file-storage.js';
+export { MemoryFileStorage, MemoryMailer, type MailMessage } from './index.js';
 
 /**
  * A clock that stands still until the test moves it.

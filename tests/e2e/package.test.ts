@@ -77,13 +77,14 @@ describe('the package, packed and installed into a fresh host app', () => {
     run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], host);
   });
 
-  it('starts a two-model app on SQLite that answers REST and GraphQL, and writes a nested tree from code', () => {
+  it('starts a two-model app on SQLite that answers REST and GraphQL, writes a nested tree from code, serves a static and a stored file', () => {
     const out = JSON.parse(run(process.execPath, ['dist/src/main.js', `sqlite:${join(dir, 'library.db')}`], host).trim().split('\n').at(-1) ?? '{}');
     expect(out.rest.status).toBe(200);
     expect(out.rest.body.results.map((b: { title: string }) => b.title)).toEqual(['Dune', 'Emma']);
     expect(out.graphql).toEqual({ status: 200, body: { data: { books: [{ title: 'Dune', shelf: { name: 'Fiction' } }, { title: 'Emma', shelf: { name: 'Fiction' } }] } } });
     expect(out.created).toBe(201);
     expect(out.explorer.status === 200 && /html/.test(String(out.explorer.type))).toBe(false);
+    expect(out.files).toEqual({ css: { status: 206, body: 'body' }, media: { status: 200, body: 'stored notes', disposition: 'attachment; filename="notes.txt"' } });
   });
 
   it('installs no devtool: GraphiQL, React and Swagger UI are optional peers the host did not ask for', () => {
