@@ -1,6 +1,6 @@
 import { tokenContext } from '../../domain/auth/social-login.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
-import type { Value } from '../../domain/model/types.js';
+import type { Row, Value } from '../../domain/model/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { RecordStore } from '../../ports/record-store.js';
@@ -20,7 +20,7 @@ export interface ProviderAccessTokenDeps {
 
 /**
  * A usable access token of a user's linked provider account, for host code calling the
- * provider's API (`app.social.accessToken(userId, 'github')`). An expired one is refreshed with
+ * provider's API (`app.socialAccessToken(userId, 'github')`). An expired one is refreshed with
  * the stored refresh token and the new tokens stored sealed; concurrent calls for the same
  * account in this process share one refresh (single flight). Throws `not_found` when the user
  * has no such account, `social_login_failed` when it cannot be refreshed (sign in again).
@@ -30,11 +30,24 @@ export class ProviderAccessToken {
 
   constructor(private readonly deps: ProviderAccessTokenDeps) {}
 
-  async execute(userId: Value, providerName: string): Promise<string> {
+  /** The user's account at the provider (`not_found` without one). */
+  private async account(userId: Value, providerName: string): Promise<Row> {
     const [account] = await this.deps.store.find('social_account', { where: { all: [{ column: 'user_id', op: 'eq', value: userId }, { column: 'provider', op: 'eq', value: providerName }] }, limit: 1 });
-    if (!account || typeof account.access_token !== 'string') throw new DomainError('not_found', `the user has no ${providerName} account linked`);
+    if (!account) throw new DomainError('not_found', `the user has no ${providerName} account linked`);
+    return account;
+  }
+
+  /** The account's access token while it works (no expiry, or more than a minute left), else undefined. */
+  private usable(account: Row, userId: Value, providerName: string): string | undefined {
+    if (typeof account.access_token !== 'string') return undefined;
     const expires = account.expires_at instanceof Date ? account.expires_at.getTime() : null;
-    if (expires === null || expires - EARLY_MS > this.deps.clock.now().getTime()) return this.deps.cipher.open(account.access_token, tokenContext(providerName, userId, 'access'));
+    if (expires !== null && expires - EARLY_MS <= this.deps.clock.now().getTime()) return undefined;
+    return this.deps.cipher.open(account.access_token, tokenContext(providerName, userId, 'access'));
+  }
+
+  async execute(userId: Value, providerName: string): Promise<string> {
+    const usable = this.usable(await this.account(userId, providerName), userId, providerName);
+    if (usable !== undefined) return usable;
     const key = `${providerName}:${String(userId)}`;
     let flight = this.inFlight.get(key);
     if (!flight) {
@@ -48,10 +61,9 @@ export class ProviderAccessToken {
     const { store, cipher, providers } = this.deps;
     const provider = providers.get(providerName);
     // Read again: another call may have refreshed between the first read and this flight's start.
-    const [account] = await store.find('social_account', { where: { all: [{ column: 'user_id', op: 'eq', value: userId }, { column: 'provider', op: 'eq', value: providerName }] }, limit: 1 });
-    if (!account) throw new DomainError('not_found', `the user has no ${providerName} account linked`);
-    const expires = account.expires_at instanceof Date ? account.expires_at.getTime() : null;
-    if (typeof account.access_token === 'string' && expires !== null && expires - EARLY_MS > this.deps.clock.now().getTime()) return cipher.open(account.access_token, tokenContext(providerName, userId, 'access'));
+    const account = await this.account(userId, providerName);
+    const usable = this.usable(account, userId, providerName);
+    if (usable !== undefined) return usable;
     if (!provider || typeof account.refresh_token !== 'string') throw socialRefusal(`The ${providerName} sign-in expired; sign in with ${providerName} again.`);
     let tokens;
     try {

@@ -38,6 +38,11 @@ export class MediaLinks {
     return `${this.prefix}${key}?${query.toString()}`;
   }
 
+  /** Seconds until a link expiring at `expires` (epoch seconds) stops working. */
+  secondsLeft(expires: number): number {
+    return Math.max(0, expires - Math.floor(this.clock.now().getTime() / 1000));
+  }
+
   /** True when the parts are a link this app made and it has not expired. */
   valid(parts: MediaLinkParts): boolean {
     if (!isFileKey(parts.key) || !Number.isSafeInteger(parts.expires)) return false;

@@ -8,7 +8,7 @@ export type RangeChoice = ByteRange | 'whole' | 'unsatisfiable';
 
 /** How to answer a media link: the file (or the range asked for), or a range it cannot serve. */
 export type MediaAnswer =
-  | { readonly kind: 'file'; readonly file: FileContent; readonly name: string; readonly inline: boolean }
+  | { readonly kind: 'file'; readonly file: FileContent; readonly name: string; readonly inline: boolean; readonly secondsLeft: number }
   | { readonly kind: 'unsatisfiable'; readonly size: number };
 
 /**
@@ -38,6 +38,6 @@ export class ServeMedia {
       throw error;
     }
     if (!file) throw new DomainError('not_found', 'no such file');
-    return { kind: 'file', file, name: parts.name, inline: INLINE_TYPES.has(file.contentType) };
+    return { kind: 'file', file, name: parts.name, inline: INLINE_TYPES.has(file.contentType), secondsLeft: this.links.secondsLeft(parts.expires) };
   }
 }

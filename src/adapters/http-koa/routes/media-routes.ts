@@ -31,12 +31,11 @@ export function mediaRoutes(deps: { readonly prefix: string; readonly serve: Ser
     const answer = await deps.serve.execute(parts, header ? (size) => rangeChoice(header, size) : undefined);
     if (answer.kind === 'unsatisfiable') return { status: 416, headers: { 'Content-Range': `bytes */${answer.size}` }, body: '', type: 'text/plain' };
     const { file } = answer;
-    const seconds = Math.max(0, expires - Math.floor(Date.now() / 1000));
     const headers: Record<string, string> = {
       'Content-Security-Policy': MEDIA_CSP,
       'X-Content-Type-Options': 'nosniff',
       'Content-Disposition': contentDisposition(answer.name, { type: answer.inline ? 'inline' : 'attachment' }),
-      'Cache-Control': `private, max-age=${seconds}`,
+      'Cache-Control': `private, max-age=${answer.secondsLeft}`,
       'Accept-Ranges': 'bytes',
       'Last-Modified': file.lastModified.toUTCString(),
       'Content-Length': String(file.range ? file.range.end - file.range.start + 1 : file.size),
