@@ -199,29 +199,30 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `portico collectstatic`: the app starts (staticFiles() says what it serves), collects, and closes. */
-async function collectStaticFiles(app: PorticoApp): Promise<number> {
+/** Starts the app (its plugins say what a command works on) without serving, runs `work`, prints its line, and closes. */
+async function onStartedApp(app: PorticoApp, work: () => Promise<string>): Promise<number> {
   await app.start();
   try {
-    const { files, root } = await app.management.collectStatic();
-    console.log(`collected ${files} static file${files === 1 ? '' : 's'} into ${root}`);
+    console.log(await work());
     return 0;
   } finally {
     await app.close();
   }
 }
 
-/** `portico rotate-keys`: the app starts (socialLogin() reads its key set), re-seals, and closes. */
-async function rotateKeys(app: PorticoApp): Promise<number> {
-  await app.start();
-  try {
+/** `portico collectstatic`: staticFiles() says what it serves. */
+const collectStaticFiles = (app: PorticoApp): Promise<number> =>
+  onStartedApp(app, async () => {
+    const { files, root } = await app.management.collectStatic();
+    return `collected ${files} static file${files === 1 ? '' : 's'} into ${root}`;
+  });
+
+/** `portico rotate-keys`: socialLogin() reads its key set. */
+const rotateKeys = (app: PorticoApp): Promise<number> =>
+  onStartedApp(app, async () => {
     const { resealed, accounts } = await app.management.rotateKeys();
-    console.log(`re-sealed ${resealed} of ${accounts} provider account${accounts === 1 ? '' : 's'} with the first key`);
-    return 0;
-  } finally {
-    await app.close();
-  }
-}
+    return `re-sealed ${resealed} of ${accounts} provider account${accounts === 1 ? '' : 's'} with the first key`;
+  });
 
 /**
  * `portico gen-client --out <file> [--check]`: the app's typed REST client. The app starts (its
