@@ -14,6 +14,8 @@ export interface ChildServer {
   readonly url: string;
   /** CPU time (user + system) the server process has used so far, in µs; undefined where /proc is not there. */
   cpuMicros(): number | undefined;
+  /** The peak resident set of the server process so far (VmHWM), in bytes; undefined where /proc is not there. */
+  peakRssBytes(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,18 @@ export async function startChildServer(script: string, dbFile: string, env: Read
       reject(error);
     });
   });
-  return { url: `http://127.0.0.1:${port}`, cpuMicros: () => processCpuMicros(child.pid), stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}`, cpuMicros: () => processCpuMicros(child.pid), peakRssBytes: () => peakRss(child.pid), stop: () => stopChild(child) };
+}
+
+/** VmHWM of a process from /proc/<pid>/status, in bytes. */
+function peakRss(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
