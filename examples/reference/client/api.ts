@@ -716,7 +716,7 @@ export interface Problem {
   status: number;
   detail: string;
   /** The stable machine code */
-  code: "not_found" | "invalid_input" | "unique_violation" | "foreign_key_violation" | "still_referenced" | "not_null_violation" | "check_violation" | "database_unavailable" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "internal_error" | "invalid_credentials" | "not_authenticated" | "email_unverified" | "forbidden" | "csrf_failed" | "throttled" | "invalid_code" | "overloaded" | "invalid_query" | "privileged_field" | "idempotency_key_reused" | "idempotency_in_progress" | "precondition_failed" | "social_login_failed";
+  code: "not_found" | "invalid_input" | "unique_violation" | "foreign_key_violation" | "still_referenced" | "not_null_violation" | "check_violation" | "database_unavailable" | "malformed_json" | "unsupported_media_type" | "payload_too_large" | "method_not_allowed" | "internal_error" | "invalid_credentials" | "not_authenticated" | "email_unverified" | "forbidden" | "csrf_failed" | "throttled" | "invalid_code" | "overloaded" | "invalid_query" | "privileged_field" | "idempotency_key_reused" | "idempotency_in_progress" | "precondition_failed" | "social_login_failed" | "storage_unavailable";
   /** The offending fields of a validation error */
   errors?: {
     field: string;
