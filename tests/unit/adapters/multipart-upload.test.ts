@@ -14,6 +14,7 @@ import { StoreUpload } from '../../../src/application/storage/store-upload.js';
 import { DomainError } from '../../../src/domain/errors/domain-error.js';
 import type { FileRule } from '../../../src/domain/storage/upload-rules.js';
 import type { FileStorage } from '../../../src/ports/file-storage.js';
+import { samplePdf, samplePng } from '../../support/sample-files.js';
 
 /*
  * Issue 51, the upload path below the surfaces: busboy's multipart reader streaming each file
@@ -21,8 +22,8 @@ import type { FileStorage } from '../../../src/ports/file-storage.js';
  * server, into memory and the disk. Every refusal answers its code and leaves no stored bytes
  * and no temporary file.
  */
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), randomBytes(2000)]);
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000)]);
+const PNG = samplePng(2048);
+const PDF = samplePdf(3009);
 const RULE: FileRule = { maxBytes: 5 * 1024 * 1024, accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/plain'] };
 const BOUNDARY = 'portico-test-boundary';
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
