@@ -3,7 +3,7 @@ import { bearerAuthentication, chainAuthentication, graphql, sessionAuthenticati
 /** The reference app's GraphQL configuration (REFERENCE-APP.md "GraphQL configuration"). */
 export function referenceGraphql(): GraphqlPlugin {
   const plugin = graphql().authenticate(chainAuthentication(sessionAuthentication(), bearerAuthentication()));
-  for (const table of ['author', 'post', 'comment', 'reply', 'tag', 'shop_order', 'order_item', 'project', 'milestone', 'note']) plugin.expose(table);
+  for (const table of ['author', 'post', 'comment', 'reply', 'tag', 'shop_order', 'order_item', 'project', 'milestone', 'note', 'attachment']) plugin.expose(table);
   return plugin
     .exposeIf('staff_report', (who) => who.isStaff)
     .hide('author', 'email')

@@ -64,13 +64,20 @@ export const REFERENCE_MODELS = [
   defineModel('list_only', { id: c.id(), name: c.text() }),
   // REFERENCE-APP.md "Row policy and versions": a caller reaches only their own notes, on every surface.
   defineModel('note', { id: c.id(), owner_id: c.fk('auth_user'), body: c.text() }, { ownedBy: 'owner_id', setOnCreate: { owner_id: (who) => who.id } }),
+  // REFERENCE-APP.md "Storage": a file uploaded through REST, shown by every surface with a signed link.
+  defineModel('attachment', {
+    id: c.id(),
+    post_id: c.fk('post'),
+    file: c.file({ maxBytes: 5 * 1024 * 1024, accept: ['image/png', 'image/jpeg', 'application/pdf', 'text/plain'] }),
+  }),
 ];
 
 /** Tables a later migration adds (an existing database gets them from it, not from 0001). */
-const LATER: ReadonlySet<string> = new Set(['note']);
+const LATER: ReadonlySet<string> = new Set(['note', 'attachment']);
 
 /** The reference app's schema in the fw_migrations ledger: the first tables, then each later one's migration. */
 export const REFERENCE_MIGRATIONS: MigrationDef[] = [
   { name: 'reference_0001_initial', createTables: [...REFERENCE_MODELS.map((m) => m.table).filter((t) => !LATER.has(t)), 'post_tags'] },
   { name: 'reference_0002_note', createTables: ['note'] },
+  { name: 'reference_0003_attachment', createTables: ['attachment'] },
 ];

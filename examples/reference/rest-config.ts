@@ -104,6 +104,7 @@ export const referenceResources = (onPublished: OnPublished = () => undefined, o
   { table: 'list_only', permission: AllowAny, views: ['List'] },
   // The model's row policy (ownedBy owner_id) keeps each caller to their own notes.
   { table: 'note', permission: IsAuthenticated },
+  { table: 'attachment', permission: IsAuthenticated },
 ];
 
 /** The REST plugin of the reference app; `PROFILE=allowlist` serves only author and post. */

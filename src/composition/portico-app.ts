@@ -442,6 +442,8 @@ export class PorticoApp<S = UntypedSchema> {
       endpoints: () => this.advertised,
     };
     for (const plugin of this.plugins) await plugin.install(createPluginContext(container, plugin, hooks));
+    const fileColumn = this.registry.all().flatMap((m) => m.columns.filter((c) => c.file).map((c) => `${m.table}.${c.name}`))[0];
+    if (fileColumn && !resolveOptional(container, TOKENS.StoredFiles)) throw new Error(`${fileColumn} is a file column: mount the storage() plugin (app.use(storage({ url: 'file:./data/media' })))`);
     const eventsCheck = eventBusCheck(resolve(container, TOKENS.Events));
     if (eventsCheck) this.checks.push(eventsCheck);
     const tokens = resolveOptional(container, TOKENS.BearerTokens);

@@ -32,6 +32,7 @@ import type { TokenCipher } from '../ports/token-cipher.js';
 import type { StaticFilesSettings } from './plugins/static-files.js';
 import type { MediaLinks } from '../application/storage/media-links.js';
 import type { ServeMedia } from '../application/storage/serve-media.js';
+import type { StoredFiles } from '../application/storage/stored-files.js';
 import type { FileStorage } from '../ports/file-storage.js';
 import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
 import type { ChangePassword } from '../application/auth/change-password.js';
@@ -140,6 +141,7 @@ export const TOKENS = {
   FileStorage: token<FileStorage>('FileStorage'),
   MediaLinks: token<MediaLinks>('MediaLinks'),
   ServeMedia: token<ServeMedia>('ServeMedia'),
+  StoredFiles: token<StoredFiles>('StoredFiles'),
 
   // Bound by staticFiles().
   StaticFiles: token<StaticFilesSettings>('StaticFiles'),

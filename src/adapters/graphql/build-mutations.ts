@@ -42,13 +42,14 @@ export function graphqlSurface(model: ModelDef, config: GraphqlConfig): WriteSur
 
 /**
  * The input fields of a model: what the shared write path accepts (not generated keys, hidden,
- * noform or server-set columns, never `password_hash`), plus the privileged columns, which the
+ * noform or server-set columns, never `password_hash`, never a file column), plus the privileged columns, which the
  * write path refuses with `privileged_field` so a caller learns why rather than meeting a schema error.
  */
 function inputColumns(surface: WriteSurface): ColumnDef[] {
   const { model, policy } = surface;
+  // A file is uploaded through REST: no GraphQL input takes one.
   return model.columns.filter(
-    (c) => !(c.primary && (c.pkKind === 'int-auto' || c.pkKind === 'uuid')) && !model.setOnCreate[c.name] && (policy.writable(c.name) || policy.privileged(c.name)),
+    (c) => !c.file && !(c.primary && (c.pkKind === 'int-auto' || c.pkKind === 'uuid')) && !model.setOnCreate[c.name] && (policy.writable(c.name) || policy.privileged(c.name)),
   );
 }
 

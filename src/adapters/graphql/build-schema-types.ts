@@ -6,6 +6,7 @@ import type { ReadPolicy } from '../../domain/graphql/read-policy.js';
 import type { ModelRegistry, ReverseRelation } from '../../domain/model/model-registry.js';
 import type { ColumnDef, ManyToManyDef, ModelDef, Row, Value } from '../../domain/model/types.js';
 import { jsonTimestamp } from '../../domain/model/values.js';
+import type { PresentedFile } from '../../domain/storage/file-value.js';
 import type { GraphqlContext } from './build-schema.js';
 import { columnScalar } from './column-scalar.js';
 import { COLUMNS_EXTENSION, columnsReader } from './selected-columns.js';
@@ -14,7 +15,7 @@ import { pageArg } from './page-args.js';
 
 type Fields = Record<string, GraphQLFieldConfig<Row, GraphqlContext>>;
 
-const { GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLScalarType, GraphQLString } = typeSystem;
+const { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType: ObjectType, GraphQLScalarType, GraphQLString } = typeSystem;
 
 /** The versions of the rows of updatable models: their entity tags, and the tables whose types carry `_version`. */
 export interface RowVersions {
@@ -22,12 +23,18 @@ export interface RowVersions {
   readonly tables: ReadonlySet<string>;
 }
 
+/** A file column's value as every surface answers it (the storage() plugin's). */
+export type FilePresenter = (value: Value | undefined) => PresentedFile | null;
+
 /** What every object type is built from: the models, the read policy, and the types (filled before any field is read). */
 interface TypeScope {
   readonly registry: ModelRegistry;
   readonly policy: ReadPolicy;
   readonly types: ReadonlyMap<string, GraphQLObjectType>;
   readonly versions: RowVersions | undefined;
+  readonly presentFile: FilePresenter | undefined;
+  /** The `File` type, made when a model has a file column. */
+  fileType?: GraphQLObjectType;
 }
 
 /** The field that answers a row's version (left out where a column has the name). */
@@ -49,9 +56,9 @@ function serialize(v: Value | undefined, col: ColumnDef): unknown {
  * relation reads through the per-request loaders, under the target's gate and row policy. Fields
  * are resolved lazily, so relations may name any type of the map.
  */
-export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], policy: ReadPolicy, versions?: RowVersions): Map<string, GraphQLObjectType> {
+export function buildObjectTypes(registry: ModelRegistry, models: readonly ModelDef[], policy: ReadPolicy, versions?: RowVersions, presentFile?: FilePresenter): Map<string, GraphQLObjectType> {
   const types = new Map<string, GraphQLObjectType>();
-  const scope: TypeScope = { registry, policy, types, versions };
+  const scope: TypeScope = { registry, policy, types, versions, presentFile };
   for (const model of models) types.set(model.table, objectType(scope, model));
   return types;
 }
@@ -83,8 +90,37 @@ function addColumnFields(scope: TypeScope, model: ModelDef, fields: Fields): voi
   }
 }
 
+/** The object a file column answers: what REST answers for it, never the storage key. */
+function fileType(scope: TypeScope): GraphQLObjectType {
+  scope.fileType ??= new ObjectType({
+    name: 'File',
+    description: 'A stored file (upload it through REST as multipart/form-data).',
+    fields: {
+      name: { type: new GraphQLNonNull(GraphQLString), description: 'The uploaded file name, made safe' },
+      size: { type: new GraphQLNonNull(GraphQLInt), description: 'In bytes' },
+      content_type: { type: new GraphQLNonNull(GraphQLString), description: 'The type its bytes show' },
+      url: { type: new GraphQLNonNull(GraphQLString), description: 'A signed link to the file, valid for a limited time' },
+    },
+  });
+  return scope.fileType;
+}
+
+/** A file column's field: the `File` object of the stored value. */
+function fileField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  const present = scope.presentFile;
+  if (!present) throw new Error(`graphql: ${model.table}.${col.name} is a file column: mount the storage() plugin`);
+  const unlock = scope.policy.unlockOf(model, col);
+  const type = fileType(scope);
+  return {
+    type: col.nullable || col.private ? type : new GraphQLNonNull(type),
+    extensions: { [COLUMNS_EXTENSION]: [col.name] },
+    resolve: (row, _args, ctx) => (unlock && !unlock(ctx.identity) ? null : present(row[col.name])),
+  };
+}
+
 /** A column's field: nullable when the column is or when it is private (read as null unless unlocked). */
 function columnField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
+  if (col.file) return fileField(scope, model, col);
   const unlock = scope.policy.unlockOf(model, col);
   const nullable = col.nullable || col.private;
   const type = columnScalar(col, JsonScalar);

@@ -8,7 +8,7 @@ import type { ModelRegistry } from '../../domain/model/model-registry.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import { buildMutations } from './build-mutations.js';
 import { buildQueryFields } from './build-schema-queries.js';
-import { buildObjectTypes } from './build-schema-types.js';
+import { buildObjectTypes, type FilePresenter } from './build-schema-types.js';
 import { buildSubscriptions } from './build-subscriptions.js';
 import { typeSystem } from './graphql-js.js';
 import type { Loaders } from './loaders.js';
@@ -46,7 +46,8 @@ const { GraphQLObjectType, GraphQLSchema: Schema } = typeSystem;
  * as null unless unlocked; relations only where both ends are exposed, batched per request;
  * `post(id)`, `posts(limit, offset)` and `postsConnection(first, after, orderBy, desc)`. The type
  * of a mutable model carries `_version`, the entity tag of the row (`tags`: the app's, so that it
- * is the REST `ETag`).
+ * is the REST `ETag`). A file column is a `File` object (`presentFile`: name, size, type and a
+ * signed link, as REST answers it); uploads go through REST.
  */
 export function buildGraphqlSchema(
   registry: ModelRegistry,
@@ -54,10 +55,11 @@ export function buildGraphqlSchema(
   mutable: ReadonlyMap<string, IdentityGate | undefined> = new Map(),
   subscribable: ReadonlySet<string> = new Set(),
   tags: EntityTags = new EntityTags(undefined),
+  presentFile?: FilePresenter,
 ): GraphQLSchema {
   const policy = readPolicy(config);
   const models = registry.all().filter((m) => policy.exposed(m.table));
-  const types = buildObjectTypes(registry, models, policy, { tags, tables: new Set(mutable.keys()) });
+  const types = buildObjectTypes(registry, models, policy, { tags, tables: new Set(mutable.keys()) }, presentFile);
   const query = buildQueryFields(models, types, policy);
   const mutations = buildMutations(registry, config, mutable, types);
   const subscriptions = buildSubscriptions(registry, subscribable, types, policy.checkGate);

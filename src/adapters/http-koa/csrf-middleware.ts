@@ -3,12 +3,18 @@ import type Koa from 'koa';
 import { sameSecret } from '../../application/auth/secrets.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { readCookie, setCookie } from './cookies.js';
-import { isFormRequest, readFormBody } from './read-body.js';
+import { isFormRequest, isMultipartRequest, readFormBody } from './read-body.js';
 
 /** DESIGN §3 "CSRF": the cookie, the form field and the header. */
 export const CSRF_COOKIE = 'portico_csrf';
 export const CSRF_FIELD = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * Where a `multipart/form-data` request without the header keeps the token its body must start
+ * with (the upload reader checks its first field before it keeps any file); '' when the request
+ * has no valid CSRF cookie, so no token can match.
+ */
+export const MULTIPART_CSRF = 'porticoMultipartCsrf';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 const NO_ORIGINS: ReadonlySet<string> = new Set();
@@ -122,22 +128,30 @@ function checkUnsafe(options: CsrfOptions): Koa.Middleware {
   return async (ctx, next) => {
     if (options.exempt.some((prefix) => underPrefix(ctx.path, prefix))) return next();
     const form = isFormRequest(ctx.req);
-    const checked =
-      form || readCookie(ctx, options.sessionCookie) !== undefined || options.protectedPrefixes().some((p) => underPrefix(ctx.path, p));
+    const withCookie = readCookie(ctx, options.sessionCookie) !== undefined;
+    const multipart = form && isMultipartRequest(ctx.req);
+    // An upload with a bearer token and no session carries nothing ambient: a cross-site form cannot set Authorization.
+    const bearerUpload = multipart && !withCookie && ctx.get('authorization') !== '';
+    const checked = (form && !bearerUpload) || withCookie || options.protectedPrefixes().some((p) => underPrefix(ctx.path, p));
     if (!checked) return next();
     const foreign = foreignOrigin(ctx, options.trustedOrigins ?? NO_ORIGINS);
     if (foreign) throw new DomainError('csrf_failed', `CSRF check failed: ${foreign}`);
     let submitted = ctx.get(CSRF_HEADER) || undefined;
-    if (!submitted && form) {
-      const fields = await readFormBody(ctx.req, options.bodyLimit);
-      ctx.state.formBody = fields;
-      submitted = fields[CSRF_FIELD];
-    }
     const cookieToken = validCookieToken(ctx, options);
-    if (!cookieToken || !submitted || !sameSecret(submitted, cookieToken)) {
-      throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
+    if (!submitted && multipart) {
+      // Read by the upload reader, which streams the body: its first field must be the token.
+      ctx.state[MULTIPART_CSRF] = cookieToken ?? '';
+    } else {
+      if (!submitted && form) {
+        const fields = await readFormBody(ctx.req, options.bodyLimit);
+        ctx.state.formBody = fields;
+        submitted = fields[CSRF_FIELD];
+      }
+      if (!cookieToken || !submitted || !sameSecret(submitted, cookieToken)) {
+        throw new DomainError('csrf_failed', 'CSRF token missing or incorrect');
+      }
     }
-    ctx.state.csrfToken = () => cookieToken;
+    if (cookieToken) ctx.state.csrfToken = () => cookieToken;
     await next();
     // DESIGN §3 "CSRF": a new token at login and logout, so a token seen before cannot be replayed after.
     if (ctx.state.sessionChanged === true) mint(ctx, options);

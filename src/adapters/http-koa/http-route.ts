@@ -2,6 +2,7 @@ import type { AuthBackend } from './authentication.js';
 import type { FlashMessage } from '../../application/auth/session-manager.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
+import type { MultipartBody, MultipartOptions } from './multipart.js';
 
 /**
  * The request's session, when the sessions plugin is mounted (loaded lazily, saved after the
@@ -48,6 +49,14 @@ export interface HttpRequest {
   readonly signal: AbortSignal;
   /** True once the client has disconnected before the response was written: `signal.aborted` without making the signal. */
   readonly departed: boolean;
+  /** True when the body is `multipart/form-data`: a route with `uploads` reads it with `readMultipart`. */
+  readonly multipart: boolean;
+  /**
+   * Reads the `multipart/form-data` body, streaming each file to `options.onFile` (once per
+   * request; the CSRF token, when the request must carry one and sent no header, is its first
+   * field). Only routes declared with `uploads` may call it.
+   */
+  readMultipart(options: MultipartOptions): Promise<MultipartBody>;
   /**
    * Resolves the caller with `backend`, or with the app's authentication when omitted
    * (anonymous without any). Resolved once per request and backend.
@@ -77,6 +86,12 @@ export interface RouteDef {
    * other routes that need none of it and must stay cheap.
    */
   readonly early?: boolean;
+  /**
+   * The handler reads a `multipart/form-data` body itself (`req.readMultipart`), after it has
+   * admitted the caller; it must read it before it acts, or refuse. Any other route answers such a
+   * body 415.
+   */
+  readonly uploads?: boolean;
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
 }
 

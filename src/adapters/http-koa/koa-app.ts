@@ -7,7 +7,11 @@ import type { HttpMiddleware, HttpRequest, HttpResponse, RouteDef, SessionHandle
 import { problemHeaders, toProblem } from './problem-mapping.js';
 import { requestIdOf } from './request-id.js';
 import { readCookie } from './cookies.js';
-import { hasBody, readFormBody, readJsonBody } from './read-body.js';
+import { hasBody, isMultipartRequest, readFormBody, readJsonBody } from './read-body.js';
+import { readMultipart, type MultipartBody, type MultipartOptions } from './multipart.js';
+import { CSRF_FIELD, MULTIPART_CSRF } from './csrf-middleware.js';
+import { sameSecret } from '../../application/auth/secrets.js';
+import { DomainError } from '../../domain/errors/domain-error.js';
 import { finishOf, type Finish } from './response-finisher.js';
 import { idempotencyMiddleware } from './idempotency-middleware.js';
 import { SESSION_COOKIE } from './session-middleware.js';
@@ -39,8 +43,17 @@ export interface KoaAppOptions {
   readonly idempotency?: IdempotentRequests;
 }
 
-/** The route's body, or a promise of it while it is read (at once when the request carries none). */
-function readBody(ctx: Koa.Context, kind: RouteDef['body'], limit: number | undefined): unknown {
+/**
+ * The route's body, or a promise of it while it is read (at once when the request carries none).
+ * A multipart body is left for a route that takes uploads (its handler reads it) and refused by
+ * any other, before anything runs: its CSRF check was left to the upload reader.
+ */
+function readBody(ctx: Koa.Context, route: RouteDef, limit: number | undefined): unknown {
+  const kind = route.body;
+  if (ctx.state[MULTIPART_CSRF] !== undefined || (route.uploads && isMultipartRequest(ctx.req))) {
+    if (!route.uploads) throw new DomainError('unsupported_media_type', 'this route takes no multipart/form-data body');
+    return undefined;
+  }
   if (kind === 'json') return hasBody(ctx.req) ? readJsonBody(ctx.req, limit) : undefined;
   if (kind === 'form') return (ctx.state.formBody as Record<string, string> | undefined) ?? (hasBody(ctx.req) ? readFormBody(ctx.req, limit) : {});
   return undefined;
@@ -134,7 +147,7 @@ function answer(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Prom
     if (isThenable(res)) return Promise.resolve(res).then((r) => writeResponse(ctx, r as HttpResponse));
     writeResponse(ctx, res);
   };
-  const body = readBody(ctx, route.body, options.bodyLimit);
+  const body = readBody(ctx, route, options.bodyLimit);
   return isThenable(body) ? Promise.resolve(body).then(respond) : respond(body);
 }
 
@@ -154,6 +167,7 @@ class KoaRequest implements HttpRequest {
   private firstBackend: AuthBackend | undefined;
   private firstIdentity: Promise<Identity> | undefined;
   private otherIdentities: Map<AuthBackend | undefined, Promise<Identity>> | undefined;
+  private multipartRead = false;
 
   constructor(
     private readonly ctx: Koa.Context,
@@ -206,6 +220,18 @@ class KoaRequest implements HttpRequest {
 
   get signal(): AbortSignal {
     return this.departure();
+  }
+
+  get multipart(): boolean {
+    return isMultipartRequest(this.ctx.req);
+  }
+
+  readMultipart(options: MultipartOptions): Promise<MultipartBody> {
+    if (this.multipartRead) throw new Error('readMultipart: the body was read already');
+    this.multipartRead = true;
+    const expected = this.ctx.state[MULTIPART_CSRF] as string | undefined;
+    const csrf = expected === undefined ? undefined : { field: CSRF_FIELD, matches: (submitted: string) => expected !== '' && sameSecret(submitted, expected) };
+    return readMultipart(this.ctx.req, csrf ? { ...options, csrf } : options);
   }
 
   get departed(): boolean {

@@ -67,6 +67,11 @@ async function readTextOnce(req: IncomingMessage, limit: number): Promise<string
   }
 }
 
+/** True when the request carries a `multipart/form-data` body (an upload). */
+export function isMultipartRequest(req: IncomingMessage): boolean {
+  return mediaType(req) === 'multipart/form-data';
+}
+
 /** True when the request carries an HTML form body. */
 export function isFormRequest(req: IncomingMessage): boolean {
   const type = mediaType(req);

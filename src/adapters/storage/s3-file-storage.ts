@@ -56,14 +56,25 @@ export class S3FileStorage implements FileStorage {
   async put(key: string, body: AsyncIterable<Uint8Array>, options: { readonly contentType: string }): Promise<StoredFile> {
     assertFileKey(key);
     if (await this.stat(key)) throw new FileExistsError(`${key} is stored already`);
+    // The body's own failure (a client gone, a limit the caller counts) is the caller's to see, not an outage.
+    let bodyError: { error: unknown } | undefined;
+    async function* watched(): AsyncIterable<Uint8Array> {
+      try {
+        yield* body;
+      } catch (error) {
+        bodyError = { error };
+        throw error;
+      }
+    }
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: Readable.from(body), ContentType: options.contentType, IfNoneMatch: '*' },
+      params: { Bucket: this.bucket, Key: key, Body: Readable.from(watched()), ContentType: options.contentType, IfNoneMatch: '*' },
       leavePartsOnError: false,
     });
     try {
       await upload.done();
     } catch (error) {
+      if (bodyError) throw bodyError.error;
       if (answered(error) && error.$metadata.httpStatusCode === 412) throw new FileExistsError(`${key} is stored already`);
       throw unavailable(error, 'upload');
     }

@@ -6,6 +6,8 @@ import type { EntityTags, TaggedRow } from './entity-tags.js';
 import type { HydrateIncludes } from './hydrate-includes.js';
 import type { NestedWrites } from './nested-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
+import type { StoredFiles } from '../storage/stored-files.js';
+import { readWriteBody, type WriteBody } from './write-input.js';
 
 /** The REST Create action: permission, then the shared create path; 201 with the stored row and its entity tag. */
 export class CreateRow {
@@ -16,10 +18,20 @@ export class CreateRow {
     private readonly hydrate: HydrateIncludes,
     private readonly tags: EntityTags,
     private readonly nested?: NestedWrites,
+    private readonly files: () => StoredFiles | undefined = () => undefined,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<TaggedRow> {
+  /** `body` is the parsed body, or an upload's reader (called once the caller may add). */
+  async execute(resource: RestResource, identity: Identity, body: WriteBody, parent?: ParentScope): Promise<TaggedRow> {
     authorize(resource, identity, 'add');
+    if (typeof body !== 'function') return this.write(resource, identity, body, parent);
+    const input = await readWriteBody(body);
+    const files = this.files();
+    const write = () => this.write(resource, identity, input, parent);
+    return files ? files.writing(input, write) : write();
+  }
+
+  private async write(resource: RestResource, identity: Identity, body: unknown, parent?: ParentScope): Promise<TaggedRow> {
     if (!parent && this.nested?.applies(resource, body)) {
       const tree = await this.nested.create(resource, identity, body);
       return { body: tree.body, etag: this.tags.of(resource.model, tree.row) };

@@ -1,7 +1,7 @@
 import type { Identity } from '../../domain/auth/identity.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { rowScope } from '../../domain/model/row-policy.js';
-import type { ModelDef } from '../../domain/model/types.js';
+import type { ModelDef, Value } from '../../domain/model/types.js';
 import type { Condition } from '../../domain/query/condition.js';
 import { fieldPolicy, type FieldPolicy } from '../../domain/rest/field-policy.js';
 import { ReadOnly } from '../../domain/rest/permission-classes.js';
@@ -18,9 +18,15 @@ export interface RestResource {
   readonly actions: ReadonlySet<CrudAction>;
 }
 
-/** Resolves a table's configuration (ReadOnly and every action by default). */
-export function restResource(model: ModelDef, config: ResourceConfig | undefined): RestResource {
-  const cfg = config ?? { table: model.table };
+/**
+ * Resolves a table's configuration (ReadOnly and every action by default). Each file column is
+ * answered through `presentFile` (its name, size, type and signed link; never its key) unless
+ * the configuration transforms it itself.
+ */
+export function restResource(model: ModelDef, config: ResourceConfig | undefined, presentFile?: (value: Value) => Value): RestResource {
+  const files = model.columns.filter((c) => c.file && !config?.transform?.[c.name]);
+  const given = config ?? { table: model.table };
+  const cfg: ResourceConfig = files.length > 0 && presentFile ? { ...given, transform: { ...given.transform, ...Object.fromEntries(files.map((c) => [c.name, presentFile])) } } : given;
   return {
     model,
     config: cfg,

@@ -7,6 +7,8 @@ import { comparesVersion, type EntityTags, type IfMatch, type TaggedRow } from '
 import type { HydrateIncludes } from './hydrate-includes.js';
 import type { NestedWrites } from './nested-writes.js';
 import { authorize, type RestResource } from './rest-resource.js';
+import type { StoredFiles } from '../storage/stored-files.js';
+import { readWriteBody, type WriteBody } from './write-input.js';
 import { findScoped } from './retrieve-row.js';
 
 /**
@@ -23,10 +25,20 @@ export class UpdateRow {
     private readonly hydrate: HydrateIncludes,
     private readonly tags: EntityTags,
     private readonly nested?: NestedWrites,
+    private readonly files: () => StoredFiles | undefined = () => undefined,
   ) {}
 
-  async execute(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope, ifMatch?: IfMatch): Promise<TaggedRow> {
+  /** `body` is the parsed body, or an upload's reader (called once the caller may change rows). */
+  async execute(resource: RestResource, identity: Identity, id: Value, body: WriteBody, partial: boolean, parent?: ParentScope, ifMatch?: IfMatch): Promise<TaggedRow> {
     authorize(resource, identity, 'change');
+    if (typeof body !== 'function') return this.write(resource, identity, id, body, partial, parent, ifMatch);
+    const input = await readWriteBody(body);
+    const files = this.files();
+    const write = () => this.write(resource, identity, id, input, partial, parent, ifMatch);
+    return files ? files.writing(input, write) : write();
+  }
+
+  private async write(resource: RestResource, identity: Identity, id: Value, body: unknown, partial: boolean, parent?: ParentScope, ifMatch?: IfMatch): Promise<TaggedRow> {
     const { model } = resource;
     const lock = comparesVersion(ifMatch) ? 'update' : undefined;
     const precondition = (current: Row): void => this.tags.check(model, current, ifMatch);

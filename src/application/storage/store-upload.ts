@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors/domain-error.js';
 import { newFileKey } from '../../domain/storage/file-key.js';
-import type { StoredFileValue } from '../../domain/storage/file-value.js';
+import { UploadedFile } from '../../domain/storage/file-value.js';
 import { safeDisplayName } from '../../domain/storage/media-rules.js';
 import { typeProblem, type FileRule } from '../../domain/storage/upload-rules.js';
 import type { ContentSniffer } from '../../ports/content-sniffer.js';
@@ -31,7 +31,7 @@ export class StoreUpload {
     private readonly random: RandomSource,
   ) {}
 
-  async execute(part: UploadPart, rule: FileRule, folder: string): Promise<StoredFileValue> {
+  async execute(part: UploadPart, rule: FileRule, folder: string): Promise<UploadedFile> {
     const { field } = part;
     const refuse = (code: 'invalid_input' | 'unsupported_media_type' | 'payload_too_large', message: string): DomainError => new DomainError(code, `${field}: ${message}`, [{ field, message }]);
     const source = part.body[Symbol.asyncIterator]();
@@ -75,6 +75,6 @@ export class StoreUpload {
       if (error instanceof StorageUnavailableError) throw new DomainError('storage_unavailable', 'the file storage cannot be reached; try again');
       throw error;
     }
-    return { key, name: safeDisplayName(part.filename), size, content_type: type };
+    return new UploadedFile(key, safeDisplayName(part.filename), size, type);
   }
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors/domain-error.js';
 import type { ModelDef, Row, Value } from '../../domain/model/types.js';
 import type { FieldPolicy } from '../../domain/rest/field-policy.js';
 import type { ParentScope } from '../../domain/rest/resource-config.js';
+import { fileColumnsOf, UploadedFile } from '../../domain/storage/file-value.js';
 
 /**
  * What a surface (REST, GraphQL, admin) writes through: the model and that surface's field
@@ -41,9 +42,20 @@ export function writableFields(surface: WriteSurface, body: unknown, index?: num
       throw new DomainError('privileged_field', `"${key}" cannot be set through this API`, [{ field: key, message: 'privileged field', ...at }]);
     }
     if (!surface.policy.writable(key) || surface.config?.computed?.[key] || surface.model.setOnCreate[key]) continue;
-    out[key] = value as Value;
+    out[key] = fileColumnsOf(surface.model).has(key) ? fileValue(key, value, at) : (value as Value);
   }
   return out;
+}
+
+/**
+ * A file column's value from a body: a file the upload path stored (`UploadedFile`), or null to
+ * clear it. Anything else (a `{key, ...}` object naming a stored file, a string) is refused: a
+ * body cannot point a row at a file it did not upload.
+ */
+function fileValue(key: string, value: unknown, at: { index?: number }): Value {
+  if (value === null) return null;
+  if (value instanceof UploadedFile) return value.stored() as unknown as Value;
+  throw new DomainError('invalid_input', `"${key}" is a file: upload it in a multipart/form-data body (or send null to clear it)`, [{ field: key, message: 'upload the file as multipart/form-data', ...at }]);
 }
 
 /** Adds the server-set columns of a create (the model's `setOnCreate`), and the parent key of a parent-scoped one. */

@@ -1,3 +1,6 @@
+import type { StoredFiles } from '../../application/storage/stored-files.js';
+import type { Value } from '../../domain/model/types.js';
+import type { PresentedFile } from '../../domain/storage/file-value.js';
 import type { GraphQLSchema } from 'graphql';
 import { callerOf, HANDSHAKE_OUTCOME, missingPackages, noAuthentication, streamBody, type AuthBackend, type HttpRequest } from '../../adapters/http-koa/index.js';
 import { buildGraphqlSchema, type Departure, type GraphqlContext } from '../../adapters/graphql/build-schema.js';
@@ -115,7 +118,14 @@ export class GraphqlPlugin implements Plugin {
     this.check(ctx);
     const config: GraphqlConfig = { exposed: this.exposed, hidden: this.hidden, unlocks: this.unlocks };
     const tags = ctx.get(TOKENS.EntityTags);
-    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables, tags);
+    // A file column answers through the storage() plugin (mounted before or after this one).
+    let files: StoredFiles | undefined;
+    const presentFile = (value: Value | undefined): PresentedFile | null => {
+      files ??= ctx.getOptional(TOKENS.StoredFiles);
+      if (!files) throw new Error('graphql: a file column is answered through the storage() plugin, which is not mounted');
+      return files.present(value);
+    };
+    const schema = buildGraphqlSchema(ctx.registry, config, this.mutables, this.subscribables, tags, presentFile);
     this.schemaValue = schema;
     const pipeline = new GraphqlPipeline({ schema, limits: this.limitValues, introspection: this.introspectionOn ?? !ctx.production });
     // The use cases, bound to each request's caller: every read applies the caller's row policy.

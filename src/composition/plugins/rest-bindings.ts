@@ -26,8 +26,9 @@ export function bindRestUseCases(ctx: PluginContext, nested: NestedSpec): void {
   ctx.bindFactory(TOKENS.NestedWrites, (get) => new NestedWrites(get(TOKENS.Store), get(TOKENS.Registry), nested, resourceOf(get)));
   ctx.bindFactory(TOKENS.ListRows, (get) => new ListRows(get(TOKENS.Store), get(TOKENS.HydrateIncludes)));
   ctx.bindFactory(TOKENS.RetrieveRow, (get) => new RetrieveRow(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags)));
-  ctx.bindFactory(TOKENS.CreateRow, (get) => new CreateRow(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags), get(TOKENS.NestedWrites)));
-  ctx.bindFactory(TOKENS.UpdateRow, (get) => new UpdateRow(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags), get(TOKENS.NestedWrites)));
+  const files = () => ctx.getOptional(TOKENS.StoredFiles);
+  ctx.bindFactory(TOKENS.CreateRow, (get) => new CreateRow(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags), get(TOKENS.NestedWrites), files));
+  ctx.bindFactory(TOKENS.UpdateRow, (get) => new UpdateRow(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags), get(TOKENS.NestedWrites), files));
   ctx.bindFactory(TOKENS.DeleteRow, (get) => new DeleteRow(get(TOKENS.Store), get(TOKENS.EntityTags)));
   ctx.bindFactory(TOKENS.BulkCreate, (get) => new BulkCreate(get(TOKENS.Store), get(TOKENS.HydrateIncludes)));
   ctx.bindFactory(TOKENS.BulkUpdate, (get) => new BulkUpdate(get(TOKENS.Store), get(TOKENS.HydrateIncludes), get(TOKENS.EntityTags)));

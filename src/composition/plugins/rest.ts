@@ -1,3 +1,5 @@
+import type { StoredFiles } from '../../application/storage/stored-files.js';
+import type { Value } from '../../domain/model/types.js';
 import type { NestedSpec } from '../../application/rest/nested-tree.js';
 import { restResource, type RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
@@ -110,6 +112,7 @@ export class RestPlugin<S = UntypedSchema> implements Plugin {
       bulkDelete: ctx.get(TOKENS.BulkDelete),
       runAction: ctx.get(TOKENS.RunAction),
       store: ctx.store,
+      files: () => ctx.get(TOKENS.StoredFiles),
       throttle: (resource, identity, req) => {
         const rate = rates.get(resource.model.table);
         return rate ? throttle.consume(`rest:${resource.model.table}:${identity.isAuthenticated ? `u${String(identity.id)}` : `ip${req.ip}`}`, rate) : undefined;
@@ -152,11 +155,18 @@ export class RestPlugin<S = UntypedSchema> implements Plugin {
     const models = ctx.registry.all();
     const junctions = new Set(models.flatMap((m) => m.manyToMany.map((rel) => rel.through)));
     const exposure = { expose: this.exposed, exclude: this.excluded, junctions, ...(this.includeOnlyTables ? { includeOnly: this.includeOnlyTables } : {}) };
-    const configured = models.map((m) => restResource(m, this.configs.get(m.table)));
+    // A file column answers through the storage() plugin (mounted before or after this one).
+    let files: StoredFiles | undefined;
+    const presentFile = (value: Value): Value => {
+      files ??= ctx.getOptional(TOKENS.StoredFiles);
+      if (!files) throw new Error('rest: a file column is answered through the storage() plugin, which is not mounted');
+      return files.present(value) as unknown as Value;
+    };
+    const configured = models.map((m) => restResource(m, this.configs.get(m.table), presentFile));
     const resources = configured.filter((r) => isExposed(r.model.table, exposure));
     const byTable = new Map(resources.map((r) => [r.model.table, r]));
     // A table REST does not serve still has a policy for `?include` (its defaults, DESIGN §3).
-    const unserved = new Map(models.map((m) => [m.table, restResource(m, undefined)]));
+    const unserved = new Map(models.map((m) => [m.table, restResource(m, undefined, presentFile)]));
     const resourceOf = (table: string): RestResource => {
       const resource = byTable.get(table) ?? unserved.get(table);
       if (!resource) throw new Error(`rest: "${table}" names no registered model`);

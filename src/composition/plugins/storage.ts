@@ -5,6 +5,9 @@ import { MemoryFileStorage } from '../../adapters/storage/memory-file-storage.js
 import { S3FileStorage } from '../../adapters/storage/s3-file-storage.js';
 import { MediaLinks } from '../../application/storage/media-links.js';
 import { ServeMedia } from '../../application/storage/serve-media.js';
+import { StoreUpload } from '../../application/storage/store-upload.js';
+import { StoredFiles } from '../../application/storage/stored-files.js';
+import { fileTypeSniffer } from '../../adapters/storage/file-type-sniffer.js';
 import { MEDIA_URL_SECONDS } from '../../domain/storage/media-rules.js';
 import { parseStorageUrl } from '../../domain/storage/storage-url.js';
 import type { FileStorage } from '../../ports/file-storage.js';
@@ -36,7 +39,9 @@ function backendOf(url: string, credentials: StorageOptions['credentials']): Fil
  * File storage (issue 51): the backend (`app.storage`, a FileStorage: the disk, S3 or memory)
  * and signed links to its files (`app.mediaUrl(key, name)`), served at `/media/<key>` on every
  * backend with `nosniff`, a sandboxing CSP and `Content-Disposition: attachment` unless the file
- * is an allowlisted image; a changed or expired link is 403.
+ * is an allowlisted image; a changed or expired link is 403. It also keeps the files of file
+ * columns (`c.file`): uploads through REST (`multipart/form-data`), answers on every surface as
+ * `{name, size, content_type, url}`, and the old file removed after a replace or delete commits.
  *
  * @example
  * app.use(storage({ url: process.env.STORAGE_URL ?? 'file:./data/media' }));
@@ -51,6 +56,8 @@ export function storage(options: StorageOptions = {}): Plugin {
       ctx.bind(TOKENS.FileStorage, backend);
       ctx.bindFactory(TOKENS.MediaLinks, (get) => new MediaLinks(get(TOKENS.Settings).secret, get(TOKENS.Clock), prefix, options.linkSeconds ?? MEDIA_URL_SECONDS));
       ctx.bindFactory(TOKENS.ServeMedia, (get) => new ServeMedia(get(TOKENS.FileStorage), get(TOKENS.MediaLinks)));
+      ctx.bindFactory(TOKENS.StoredFiles, (get) => new StoredFiles(get(TOKENS.FileStorage), new StoreUpload(get(TOKENS.FileStorage), fileTypeSniffer, ctx.random), get(TOKENS.MediaLinks), ctx.logger));
+      ctx.get(TOKENS.StoredFiles).follow(ctx.registry, ctx.events);
       if (backend instanceof S3FileStorage) ctx.onClose(async () => backend.close());
       for (const route of mediaRoutes({ prefix, serve: ctx.get(TOKENS.ServeMedia) })) ctx.route(route);
     },

@@ -1,3 +1,5 @@
+import type { StoredFileValue } from '../storage/file-value.js';
+import { fileRule, type FileRule } from '../storage/upload-rules.js';
 import type { ColumnDef, ColumnType, JsonValue, Value } from './types.js';
 
 /**
@@ -152,6 +154,16 @@ export const c = {
   /** A JSON value; `c.json<{ tags: string[] }>()` types it. */
   json: <J extends JsonValue = JsonValue>() => plain<J>('json'),
   uuid: () => plain<string>('uuid'),
+  /**
+   * A file (issue 51): stored by the storage() plugin under a generated key, kept in a JSON column
+   * as `{key, name, size, content_type}`, written through a `multipart/form-data` upload only, and
+   * answered as `{name, size, content_type, url}` with a signed link. `accept` is checked on the
+   * type the bytes show (`image/png`, or a family `image/*`); markup is never accepted.
+   *
+   * @example
+   * file: c.file({ maxBytes: 5 * 1024 * 1024, accept: ['image/png', 'application/pdf'] })
+   */
+  file: (rule: FileRule) => new ColumnBuilder<Plain<StoredFileValue>>({ ...plain('json').spec, file: fileRule(rule) }),
   /** A foreign key to `table`'s primary key; its type follows the target's key type. */
   fk: <Table extends string>(table: Table): ColumnBuilder<WithTraits<Plain<number | string>, { target: Table }>> =>
     new ColumnBuilder({ ...plain('int').spec, referencesTable: table }),

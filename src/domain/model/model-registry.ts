@@ -126,6 +126,7 @@ function resolve(d: ModelDecl, declByTable: ReadonlyMap<string, ModelDecl>): Mod
       noform: spec.noform,
       ...(spec.pkKind ? { pkKind: spec.pkKind } : {}),
       ...(spec.default ? { default: spec.default } : {}),
+      ...(spec.file ? { file: spec.file } : {}),
     };
     if (spec.referencesTable) {
       const target = declByTable.get(spec.referencesTable);

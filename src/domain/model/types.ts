@@ -1,3 +1,4 @@
+import type { FileRule } from '../storage/upload-rules.js';
 import type { RowPolicy } from './row-policy.js';
 /**
  * Neutral model metadata. The host application declares models once (see `defineModel`);
@@ -66,6 +67,11 @@ export interface ColumnDef {
   readonly privileged: boolean;
   /** Stripped from write bodies only (SPEC "Model resource" 3). */
   readonly noform: boolean;
+  /**
+   * A file column (`c.file(...)`, type `json`): it holds a `StoredFileValue`, is written only from
+   * an upload (never from a JSON body) and is answered as `{name, size, content_type, url}`.
+   */
+  readonly file?: FileRule;
 }
 
 /** A many-to-many relation stored in a junction table with two foreign keys. */

@@ -1,3 +1,4 @@
+import { isStoredFileValue } from '../storage/file-value.js';
 import type { ColumnDef, ColumnType, JsonValue, Value } from './types.js';
 
 /** The outcome of checking one value against its column type. */
@@ -85,6 +86,7 @@ export function normalizeValue(col: ColumnDef, v: unknown): Normalized {
       return bad('must be an ISO 8601 timestamp');
     }
     case 'json':
+      if (col.file) return isStoredFileValue(v) && isJson(v) ? ok(v) : bad('must be a stored file ({key, name, size, content_type}); upload it as multipart/form-data');
       return isJson(v) ? ok(v) : bad('must be JSON (finite numbers, valid Unicode text without NUL, at most 64 levels)');
   }
 }

@@ -12,6 +12,21 @@ export interface FileRule {
   readonly accept: readonly string[];
 }
 
+/** Types a browser renders as a page or runs script in: never accepted by a file column. */
+const MARKUP_TYPES = /^(?:text\/html|image\/svg\+xml|application\/xhtml\+xml|application\/xml|text\/xml|text\/javascript|application\/javascript)$/;
+const TYPE = /^[a-z0-9][a-z0-9.+-]*\/(?:\*|[a-z0-9][a-z0-9.+-]*)$/;
+
+/** A column's rule checked when the model is declared (a bad one throws, naming what is wrong). */
+export function fileRule(rule: FileRule): FileRule {
+  if (!Number.isSafeInteger(rule.maxBytes) || rule.maxBytes < 1) throw new Error(`c.file: maxBytes must be a positive whole number of bytes, got ${String(rule.maxBytes)}`);
+  if (!Array.isArray(rule.accept) || rule.accept.length === 0) throw new Error('c.file: accept names at least one media type (image/png, or a family such as image/*)');
+  for (const type of rule.accept) {
+    if (typeof type !== 'string' || !TYPE.test(type) || type === '*/*') throw new Error(`c.file: ${JSON.stringify(type)} in accept is not a media type such as image/png or image/*`);
+    if (MARKUP_TYPES.test(type)) throw new Error(`c.file: ${type} in accept is markup a browser would run; it is never accepted`);
+  }
+  return Object.freeze({ maxBytes: rule.maxBytes, accept: Object.freeze([...rule.accept]) });
+}
+
 /** Leading markup a browser would render or run: HTML, SVG, XML, script. */
 const MARKUP = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype|html|head|body|svg|script|iframe|object|embed|\?xml|x:|math|style|meta|link|img|a\s)/i;
 const MARKUP_ANYWHERE = /<(?:script|svg|iframe|html|body|object|embed)[\s/>]/i;
@@ -53,6 +68,7 @@ export function typeProblem(rule: FileRule, sniffed: string | undefined, head: U
   const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
   if ((sniffed === undefined || sniffed === 'application/xml' || sniffed === 'text/html') && isMarkup(text)) return { status: 'unsupported', message: 'is markup (HTML, SVG or XML), which is never accepted' };
   const type = sniffed ?? textType(head);
+  if (type && MARKUP_TYPES.test(type)) return { status: 'unsupported', message: `is ${type}, markup which is never accepted` };
   if (!type) return { status: 'unsupported', message: `has no type one of ${rule.accept.join(', ')} could be (its bytes name none)` };
   if (!accepts(rule.accept, type)) return { status: 'unsupported', message: `is ${type}; accepted: ${rule.accept.join(', ')}` };
   return undefined;

@@ -11,12 +11,15 @@ import type { RunAction } from '../../../application/rest/run-action.js';
 import type { RestResource } from '../../../application/rest/rest-resource.js';
 import type { RetrieveRow } from '../../../application/rest/retrieve-row.js';
 import type { UpdateRow } from '../../../application/rest/update-row.js';
+import type { StoredFiles } from '../../../application/storage/stored-files.js';
 import type { Identity } from '../../../domain/auth/identity.js';
 import { DomainError } from '../../../domain/errors/domain-error.js';
 import { columnOf, type ModelRegistry } from '../../../domain/model/model-registry.js';
 import type { ColumnDef, Value } from '../../../domain/model/types.js';
 import { parseListQuery, parseTextValue } from '../../../domain/rest/list-query.js';
 import type { ParentScope } from '../../../domain/rest/resource-config.js';
+import { uploadBody } from '../../../domain/rest/upload-body.js';
+import { fileColumnsOf } from '../../../domain/storage/file-value.js';
 import { allowedMethods } from '../../../domain/rest/view-scope.js';
 import type { RecordStore } from '../../../ports/record-store.js';
 import type { AuthBackend } from '../authentication.js';
@@ -41,6 +44,8 @@ export interface RestRouteDeps {
   readonly runAction: RunAction;
   /** Spends the resource's throttle for this caller (429 when over); undefined at once for a resource without a rate. */
   readonly throttle: (resource: RestResource, identity: Identity, req: HttpRequest) => Promise<void> | undefined;
+  /** The files of file columns (the storage() plugin; asked for only by resources that have any). */
+  readonly files: () => StoredFiles;
 }
 
 /** 405 with the Allow header, as problem+json (SPEC "View scope" 1). */
@@ -123,6 +128,8 @@ interface ResourceScope {
   readonly collection: string[];
   /** The methods of the detail URI (with OPTIONS; empty when it serves none). */
   readonly detail: string[];
+  /** True when the model has file columns: create, PUT and PATCH take `multipart/form-data`. */
+  readonly uploads: boolean;
 }
 
 /** One resource's routes: its actions first (`/<table>/<name>/` must win over the detail route `/<table>/:id`), then collection and detail. */
@@ -139,6 +146,7 @@ function resourceRoutes(deps: RestRouteDeps, resource: RestResource): RouteDef[]
     under: resource.config.under,
     collection: allowedMethods(resource.actions, 'collection', bulkExtra),
     detail: allowedMethods(resource.actions, 'detail'),
+    uploads: fileColumnsOf(resource.model).size > 0,
   };
   const base = collectionPath(deps.prefix, resource);
   const routes: RouteDef[] = [];
@@ -150,10 +158,10 @@ function resourceRoutes(deps: RestRouteDeps, resource: RestResource): RouteDef[]
   }
   if (scope.collection.length > 0) {
     const handler = collectionHandler(scope);
-    routes.push({ method: 'ALL', path: base, body: 'json', handler });
-    routes.push({ method: 'ALL', path: `${base}/`, body: 'json', handler });
+    routes.push({ method: 'ALL', path: base, body: 'json', uploads: scope.uploads, handler });
+    routes.push({ method: 'ALL', path: `${base}/`, body: 'json', uploads: scope.uploads, handler });
   }
-  if (scope.detail.length > 0) routes.push({ method: 'ALL', path: `${base}/:id`, body: 'json', handler: detailHandler(scope) });
+  if (scope.detail.length > 0) routes.push({ method: 'ALL', path: `${base}/:id`, body: 'json', uploads: scope.uploads, handler: detailHandler(scope) });
   return routes;
 }
 
@@ -188,8 +196,10 @@ function collectionHandler(scope: ResourceScope): RouteDef['handler'] {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method === 'OPTIONS') return { status: 204, headers: { Allow: collection.join(', ') } };
     if (!collection.includes(method)) return methodNotAllowed(collection);
+    if (req.multipart && method !== 'POST') throw notAnUpload(method);
     const { identity, parent } = await admit(scope, req);
     if (method === 'POST') {
+      if (req.multipart) return tagged(201, await deps.create.execute(resource, identity, uploaded(scope, req), parent));
       if (Array.isArray(req.body)) {
         if (!resource.config.bulk) throw new DomainError('invalid_input', `bulk writes are not enabled on ${table}`);
         return { status: 201, body: await deps.bulkCreate.execute(resource, identity, req.body, parent) };
@@ -224,6 +234,7 @@ function detailHandler(scope: ResourceScope): RouteDef['handler'] {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method === 'OPTIONS') return { status: 204, headers: { Allow: detail.join(', ') } };
     if (!detail.includes(method)) return methodNotAllowed(detail);
+    if (req.multipart && method !== 'PUT' && method !== 'PATCH') throw notAnUpload(method);
     const id = rowId(scope, req);
     const { identity, parent } = await admit(scope, req);
     if (method === 'GET') {
@@ -235,7 +246,25 @@ function detailHandler(scope: ResourceScope): RouteDef['handler'] {
       await deps.remove.execute(resource, identity, id, parent, ifMatch);
       return { status: 204 };
     }
-    return tagged(200, await deps.update.execute(resource, identity, id, req.body, method === 'PATCH', parent, ifMatch));
+    const body = req.multipart ? uploaded(scope, req) : req.body;
+    return tagged(200, await deps.update.execute(resource, identity, id, body, method === 'PATCH', parent, ifMatch));
+  };
+}
+
+/** A multipart body on a method that takes none (only create, PUT and PATCH upload). */
+const notAnUpload = (method: string): DomainError => new DomainError('unsupported_media_type', `${method} takes no multipart/form-data body; send application/json`);
+
+/**
+ * The body of an upload, read when the use case asks (after the caller is admitted and allowed):
+ * each file streamed into storage under its column's rule, the text fields coerced by their
+ * column types. Files kept before a later part or a field fails are removed.
+ */
+function uploaded({ deps, resource }: ResourceScope, req: HttpRequest): () => Promise<Record<string, unknown>> {
+  const { model } = resource;
+  return async () => {
+    const files = deps.files();
+    const form = await req.readMultipart({ fileFields: files.fields(model), onFile: (part) => files.keep(model, part), discard: (kept) => files.discard(kept) });
+    return files.writing(form.files, async () => uploadBody(model, form.fields, form.files));
   };
 }
 
