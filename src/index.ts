@@ -38,6 +38,10 @@ export { staticFiles, type StaticFilesOptions, type StaticFilesSettings } from '
 export { storage, type StorageOptions } from './composition/plugins/storage.js';
 export { FileExistsError, StorageUnavailableError, type ByteRange, type FileContent, type FileStorage, type StoredFile } from './ports/file-storage.js';
 export { newFileKey } from './domain/storage/file-key.js';
+export { UploadedFile, type PresentedFile, type StoredFileValue } from './domain/storage/file-value.js';
+export type { FileRule } from './domain/storage/upload-rules.js';
+export type { MultipartBody, MultipartOptions } from './adapters/http-koa/multipart.js';
+export type { UploadPart } from './application/storage/store-upload.js';
 export { oauth2, oidc, socialLogin, type FetchJson, type OAuth2Settings, type OidcSettings, type SocialLoginOptions } from './composition/plugins/social-login.js';
 export { IdentityProviderError, type AuthorizationChecks, type IdentityProvider, type ProviderTokens } from './ports/identity-provider.js';
 export type { SocialProfile } from './domain/auth/social-login.js';

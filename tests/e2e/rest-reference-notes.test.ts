@@ -92,8 +92,8 @@ describe('the reference note on a database migrated before it', () => {
     const [initial] = REFERENCE_MIGRATIONS;
     expect(initial?.name).toBe('reference_0001_initial');
     expect(initial?.createTables).not.toContain('note');
-    // The app as it was before `note`: its models and its one migration.
-    const before = createApp({ database, models: REFERENCE_MODELS.filter((m) => m.table !== 'note'), migrations: [initial as NonNullable<typeof initial>], autoMigrate: true, logRequests: false });
+    // The app as it was before `note` (and `attachment`): its models and its one migration.
+    const before = createApp({ database, models: REFERENCE_MODELS.filter((m) => m.table !== 'note' && m.table !== 'attachment'), migrations: [initial as NonNullable<typeof initial>], autoMigrate: true, logRequests: false });
     await before.start();
     await before.close();
     // Production refuses to start on drift: starting at all is the proof.

@@ -13,6 +13,8 @@ export interface CallOptions {
   /** A raw body, sent as is with `contentType`. */
   readonly raw?: string;
   readonly contentType?: string;
+  /** A multipart/form-data body (an upload). */
+  readonly form?: FormData;
   /** The path is not in the document (a flat route of a parent-scoped resource): only a problem+json 404 conforms. */
   readonly undocumented?: boolean;
 }
@@ -50,7 +52,8 @@ export class ConformanceClient {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const raw = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (raw !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(raw === undefined ? {} : { body: raw }), redirect: 'manual' });
+    const body = options.form ?? raw;
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual' });
     const text = await res.text();
     this.requests++;
     const exchange = { method, path, status: res.status, contentType: res.headers.get('content-type'), body: text, header: (n: string) => res.headers.get(n) };

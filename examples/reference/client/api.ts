@@ -709,6 +709,36 @@ export interface NotePatch {
   body?: string;
 }
 
+/** One attachment row (`?fields=` may project it; `?include=` adds related rows). */
+export interface Attachment {
+  id: number;
+  /** foreign key; `?include=post` hydrates the row */
+  post_id: number;
+  file: StoredFile;
+  /** The post row `post_id` names: present with `?include=post`, null when it is missing or out of sight */
+  post?: Post | null;
+}
+
+export interface AttachmentList {
+  /** Total of matching rows */
+  count: number;
+  /** Absolute URL of the next page, or null */
+  next: string | null;
+  /** Absolute URL of the previous page, or null */
+  previous: string | null;
+  results: Attachment[];
+}
+
+export interface AttachmentInput {
+  /** foreign key; `?include=post` hydrates the row */
+  post_id: number;
+}
+
+export interface AttachmentPatch {
+  /** foreign key; `?include=post` hydrates the row */
+  post_id?: number;
+}
+
 /** An RFC 9457 problem document */
 export interface Problem {
   type: string;
@@ -724,6 +754,18 @@ export interface Problem {
     /** The item of a batch */
     index?: number;
   }[];
+}
+
+/** A stored file. Upload it as a part of a multipart/form-data create, PUT or PATCH; `url` is a signed link that expires. */
+export interface StoredFile {
+  /** The uploaded file name, made safe (never a storage key) */
+  name: string;
+  /** In bytes */
+  size: number;
+  /** The type its bytes show (sniffed, never the client's claim) */
+  content_type: string;
+  /** A signed link to the file; served without credentials until it expires */
+  url: string;
 }
 
 /** The problem document's stable codes. */
@@ -1774,6 +1816,44 @@ export interface RetrieveNoteQuery<I extends string = never> {
   include?: readonly I[];
 }
 
+export interface ListAttachmentQuery<I extends string = never, F extends string = never> {
+  /** Page size (default 100; larger values are clamped to 1000) */
+  limit?: number;
+  /** Rows to skip */
+  offset?: number;
+  /** Comma-separated visible columns, each at most once, `-` for descending (`-a,b`); default the primary key */
+  ordering?: readonly ("id" | "post_id" | `-${"id" | "post_id"}`)[];
+  /** Case-insensitive substring over the visible text columns */
+  search?: string;
+  /** Comma-separated relations to hydrate, dotted paths up to 3 hops; a many-to-many relation (last hop only) adds the array of linked keys. Here: post, post.author, post.created_by, post.tags */
+  include?: readonly I[];
+  /** Comma-separated visible columns to return */
+  fields?: readonly F[];
+  /** Equals. Lookups: `id__ne`, `id__gt`, `id__gte`, `id__lt`, `id__lte`, `id__in`, `id__isnull` (`in` is comma separated) */
+  id?: number;
+  id__ne?: number;
+  id__gt?: number;
+  id__gte?: number;
+  id__lt?: number;
+  id__lte?: number;
+  id__in?: readonly number[];
+  id__isnull?: boolean;
+  /** Equals. Lookups: `post_id__ne`, `post_id__gt`, `post_id__gte`, `post_id__lt`, `post_id__lte`, `post_id__in`, `post_id__isnull` (`in` is comma separated) */
+  post_id?: number;
+  post_id__ne?: number;
+  post_id__gt?: number;
+  post_id__gte?: number;
+  post_id__lt?: number;
+  post_id__lte?: number;
+  post_id__in?: readonly number[];
+  post_id__isnull?: boolean;
+}
+
+export interface RetrieveAttachmentQuery<I extends string = never> {
+  /** Comma-separated relations to hydrate, dotted paths up to 3 hops; a many-to-many relation (last hop only) adds the array of linked keys. Here: post, post.author, post.created_by, post.tags */
+  include?: readonly I[];
+}
+
 /**
  * A client of the API: one function per operation. A 2xx answer resolves to `{ data, status, etag, headers }`;
  * any other rejects with an `ApiError` carrying the problem document.
@@ -2761,7 +2841,61 @@ export function createClient(clientOptions: ClientOptions) {
   function deleteNote(id: number, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<undefined>> {
     return request("DELETE", `/api/note/${encodeURIComponent(String(id))}`, { headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
   }
-  return { listAuthor, createAuthor, retrieveAuthor, updateAuthor, partialUpdateAuthor, deleteAuthor, listPost, createPost, bulkUpdatePost, bulkDeletePost, retrievePost, updatePost, partialUpdatePost, deletePost, publishPost, recentPost, exportPost, listComment, createComment, retrieveComment, updateComment, partialUpdateComment, deleteComment, listReply, createReply, retrieveReply, updateReply, partialUpdateReply, deleteReply, listTag, createTag, bulkUpdateTag, bulkDeleteTag, retrieveTag, updateTag, partialUpdateTag, deleteTag, listTicket, retrieveTicket, listShopOrder, createShopOrder, bulkUpdateShopOrder, bulkDeleteShopOrder, retrieveShopOrder, updateShopOrder, partialUpdateShopOrder, deleteShopOrder, listOrderItem, createOrderItem, bulkUpdateOrderItem, bulkDeleteOrderItem, retrieveOrderItem, updateOrderItem, partialUpdateOrderItem, deleteOrderItem, listItemPart, createItemPart, retrieveItemPart, updateItemPart, partialUpdateItemPart, deleteItemPart, listProject, createProject, retrieveProject, updateProject, partialUpdateProject, deleteProject, listMilestone, createMilestone, bulkUpdateMilestone, bulkDeleteMilestone, retrieveMilestone, updateMilestone, partialUpdateMilestone, deleteMilestone, listMember, createMember, retrieveMember, updateMember, partialUpdateMember, deleteMember, listStaffReport, createStaffReport, retrieveStaffReport, updateStaffReport, partialUpdateStaffReport, deleteStaffReport, listAnnouncement, createAnnouncement, retrieveAnnouncement, updateAnnouncement, partialUpdateAnnouncement, deleteAnnouncement, listLink, createLink, retrieveLink, updateLink, partialUpdateLink, deleteLink, listListOnly, listNote, createNote, retrieveNote, updateNote, partialUpdateNote, deleteNote };
+
+  /**
+   * List attachment rows
+   *
+   * Answers a page of the attachment rows the caller may see as `{count, next, previous, results}`. Filter with `?<column>=value` or `?<column>__<lookup>=value`; an unknown, hidden or uncoercible parameter answers 400 `invalid_query`.
+   */
+  function listAttachment<I extends "post" | "post.author" | "post.created_by" | "post.tags" = never, F extends "id" | "post_id" | "file" = never>(query?: ListAttachmentQuery<I, F>, options?: RequestOptions): Promise<Answer<Page<Read<Attachment, F, I>>>> {
+    return request("GET", `/api/attachment`, { query, options });
+  }
+
+  /**
+   * Create one attachment row
+   *
+   * Creates a row from a JSON object and answers it with 201. Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
+   */
+  function createAttachment(body: AttachmentInput, options?: RequestOptions & { readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+    return request("POST", `/api/attachment`, { body, headers: { "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
+  }
+
+  /**
+   * Retrieve one attachment row
+   *
+   * Answers the row; `?include=` hydrates foreign keys and lists the keys linked through many-to-many relations (an unknown relation answers 400). A key that names no visible row, or cannot be a key, answers 404.
+   */
+  function retrieveAttachment<I extends "post" | "post.author" | "post.created_by" | "post.tags" = never>(id: number, query?: RetrieveAttachmentQuery<I>, options?: RequestOptions): Promise<Answer<Read<Attachment, never, I>>> {
+    return request("GET", `/api/attachment/${encodeURIComponent(String(id))}`, { query, options });
+  }
+
+  /**
+   * Replace one attachment row
+   *
+   * Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. The key comes from the URL: a different key in the body answers 400. With `If-Match`, only the version it names is changed (else 412, nothing written). Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
+   */
+  function updateAttachment(id: number, body: AttachmentInput, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+    return request("PUT", `/api/attachment/${encodeURIComponent(String(id))}`, { body, headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
+  }
+
+  /**
+   * Change some columns of one attachment row
+   *
+   * Changes only the columns named and answers the re-read row. The key comes from the URL: a different key in the body answers 400. With `If-Match`, only the version it names is changed (else 412, nothing written). Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
+   */
+  function partialUpdateAttachment(id: number, body: AttachmentPatch, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+    return request("PATCH", `/api/attachment/${encodeURIComponent(String(id))}`, { body, headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
+  }
+
+  /**
+   * Delete one attachment row
+   *
+   * Deletes the row and answers 204; a row still referenced by other rows answers 409. With `If-Match`, only the version it names (else 412).
+   */
+  function deleteAttachment(id: number, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<undefined>> {
+    return request("DELETE", `/api/attachment/${encodeURIComponent(String(id))}`, { headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
+  }
+  return { listAuthor, createAuthor, retrieveAuthor, updateAuthor, partialUpdateAuthor, deleteAuthor, listPost, createPost, bulkUpdatePost, bulkDeletePost, retrievePost, updatePost, partialUpdatePost, deletePost, publishPost, recentPost, exportPost, listComment, createComment, retrieveComment, updateComment, partialUpdateComment, deleteComment, listReply, createReply, retrieveReply, updateReply, partialUpdateReply, deleteReply, listTag, createTag, bulkUpdateTag, bulkDeleteTag, retrieveTag, updateTag, partialUpdateTag, deleteTag, listTicket, retrieveTicket, listShopOrder, createShopOrder, bulkUpdateShopOrder, bulkDeleteShopOrder, retrieveShopOrder, updateShopOrder, partialUpdateShopOrder, deleteShopOrder, listOrderItem, createOrderItem, bulkUpdateOrderItem, bulkDeleteOrderItem, retrieveOrderItem, updateOrderItem, partialUpdateOrderItem, deleteOrderItem, listItemPart, createItemPart, retrieveItemPart, updateItemPart, partialUpdateItemPart, deleteItemPart, listProject, createProject, retrieveProject, updateProject, partialUpdateProject, deleteProject, listMilestone, createMilestone, bulkUpdateMilestone, bulkDeleteMilestone, retrieveMilestone, updateMilestone, partialUpdateMilestone, deleteMilestone, listMember, createMember, retrieveMember, updateMember, partialUpdateMember, deleteMember, listStaffReport, createStaffReport, retrieveStaffReport, updateStaffReport, partialUpdateStaffReport, deleteStaffReport, listAnnouncement, createAnnouncement, retrieveAnnouncement, updateAnnouncement, partialUpdateAnnouncement, deleteAnnouncement, listLink, createLink, retrieveLink, updateLink, partialUpdateLink, deleteLink, listListOnly, listNote, createNote, retrieveNote, updateNote, partialUpdateNote, deleteNote, listAttachment, createAttachment, retrieveAttachment, updateAttachment, partialUpdateAttachment, deleteAttachment };
 }
 
 /** The client `createClient` makes. */

@@ -33,7 +33,7 @@ interface TypeScope {
   readonly types: ReadonlyMap<string, GraphQLObjectType>;
   readonly versions: RowVersions | undefined;
   readonly presentFile: FilePresenter | undefined;
-  /** The `File` type, made when a model has a file column. */
+  /** The `StoredFile` type, made when a model has a file column. */
   fileType?: GraphQLObjectType;
 }
 
@@ -93,7 +93,7 @@ function addColumnFields(scope: TypeScope, model: ModelDef, fields: Fields): voi
 /** The object a file column answers: what REST answers for it, never the storage key. */
 function fileType(scope: TypeScope): GraphQLObjectType {
   scope.fileType ??= new ObjectType({
-    name: 'File',
+    name: 'StoredFile',
     description: 'A stored file (upload it through REST as multipart/form-data).',
     fields: {
       name: { type: new GraphQLNonNull(GraphQLString), description: 'The uploaded file name, made safe' },
@@ -105,7 +105,7 @@ function fileType(scope: TypeScope): GraphQLObjectType {
   return scope.fileType;
 }
 
-/** A file column's field: the `File` object of the stored value. */
+/** A file column's field: the `StoredFile` object of the stored value. */
 function fileField(scope: TypeScope, model: ModelDef, col: ColumnDef): GraphQLFieldConfig<Row, GraphqlContext> {
   const present = scope.presentFile;
   if (!present) throw new Error(`graphql: ${model.table}.${col.name} is a file column: mount the storage() plugin`);

@@ -46,7 +46,7 @@ const { GraphQLObjectType, GraphQLSchema: Schema } = typeSystem;
  * as null unless unlocked; relations only where both ends are exposed, batched per request;
  * `post(id)`, `posts(limit, offset)` and `postsConnection(first, after, orderBy, desc)`. The type
  * of a mutable model carries `_version`, the entity tag of the row (`tags`: the app's, so that it
- * is the REST `ETag`). A file column is a `File` object (`presentFile`: name, size, type and a
+ * is the REST `ETag`). A file column is a `StoredFile` object (`presentFile`: name, size, type and a
  * signed link, as REST answers it); uploads go through REST.
  */
 export function buildGraphqlSchema(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
 import { DomainError } from '../../domain/errors/domain-error.js';
-import { readText } from './read-body.js';
+import { isMultipartRequest, readText } from './read-body.js';
 
 const UNSAFE = new Set(['POST', 'PATCH', 'DELETE']);
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -30,6 +30,8 @@ function rememberedAnswer(
 ): (ctx: Koa.Context, next: Koa.Next, key: string) => Promise<void> {
   return async (ctx, next, key) => {
     if (!KEY.test(key)) throw new DomainError('invalid_input', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'invalid' }]);
+    // An upload streams into storage as it arrives: it is never held whole to be fingerprinted.
+    if (isMultipartRequest(ctx.req)) throw new DomainError('invalid_input', 'Idempotency-Key is not taken on a multipart/form-data upload', [{ field: 'Idempotency-Key', message: 'not taken on uploads' }]);
     const text = await readText(ctx.req, options.bodyLimit);
     const scope = sha256(`${ctx.get('authorization')}\n${ctx.cookies.get(options.sessionCookie) ?? ''}`);
     // A precondition is part of the request (a line of its own first: no request line starts with `[`).

@@ -96,7 +96,8 @@ export function readMultipart(req: IncomingMessage, options: MultipartOptions): 
       else fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      if (failure !== undefined) return void stream.resume();
+      // A file input left empty: browsers send a part without a file name (and no bytes): no file.
+      if (failure !== undefined || !info.filename) return void stream.resume();
       const refusal = csrf.pending ? csrf.refusal() : !options.fileFields.has(name) ? invalid(name, 'takes no file') : seen.has(name) ? invalid(name, 'one file per field') : undefined;
       if (refusal) {
         stream.resume();

@@ -4,7 +4,7 @@ import type { RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
 import { batch, bulkDeleteBody, WriteSchemas, type WriteBodies } from './openapi-inputs.js';
 import { errorResponseComponents, etagHeader, IF_MATCH, operation, type Gate } from './openapi-operations.js';
-import { allocateNames, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, reserveName, SHARED_PARAMETERS, typeNameOf, type Json, type Names } from './openapi-schemas.js';
+import { allocateNames, FILE_SCHEMA, inputScalarSchema, json, keySchema, listSchema, PROBLEM_SCHEMA, readSchema, ref, reserveName, SHARED_PARAMETERS, typeNameOf, type Json, type Names } from './openapi-schemas.js';
 
 /** The `info` of the document. */
 export interface OpenApiInfo {
@@ -232,6 +232,7 @@ function listAndCreate({ resource, names, bodies, n, include, scoped, row }: Pat
         (bulk ? ` A JSON array of 1 to 1000 items creates them all in one transaction and answers the created rows as an array; a failing item rolls the batch back and is named by its index${resource.model.manyToMany.length > 0 ? ' (batch items carry no many-to-many links)' : ''}.` : ''),
       gates: [[resource, 'add'], ...n.nestedGates(['add'])],
       body: bulk ? { oneOf: [bodies.create, batch(bodies.bulkItem)] } : bodies.create,
+      ...(bodies.uploads ? { upload: bodies.uploads.create } : {}),
       success: [
         '201',
         bulk
@@ -319,6 +320,7 @@ function detailWrites({ resource, names, bodies, n, row }: PathContext): Json {
       gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
       parameters: [IF_MATCH],
       body: bodies.replace,
+      ...(bodies.uploads ? { upload: bodies.uploads.replace } : {}),
       success: ['200', row('The updated row')],
       errors: ['404', '412'],
     });
@@ -331,6 +333,7 @@ function detailWrites({ resource, names, bodies, n, row }: PathContext): Json {
       gates: [[resource, 'change'], ...n.nestedGates(['add', 'change'])],
       parameters: [IF_MATCH],
       body: bodies.patch,
+      ...(bodies.uploads ? { upload: bodies.uploads.patch } : {}),
       success: ['200', row('The updated row')],
       errors: ['404', '412'],
     });
@@ -404,7 +407,7 @@ const only = (all: Record<string, Json>, kind: string, used: Set<string>) => Obj
  * doc.paths['/api/order_item']?.get; // { operationId: 'listOrderItem', ... }
  */
 export function buildOpenApiDocument(served: RestServed, info: OpenApiInfo): OpenApiDocument {
-  const taken = new Set(['Problem']);
+  const taken = new Set(['Problem', 'StoredFile']);
   const names = allocateNames(served.resources, taken);
   const schemas: Record<string, Json> = {};
   const writes = new WriteSchemas(served, schemas, taken);
@@ -429,6 +432,7 @@ export function buildOpenApiDocument(served: RestServed, info: OpenApiInfo): Ope
     Object.assign(paths, resourcePaths(resource, n, writes.forResource(resource, n), served));
   }
   schemas.Problem = PROBLEM_SCHEMA;
+  if (JSON.stringify(schemas).includes('"#/components/schemas/StoredFile"')) schemas.StoredFile = FILE_SCHEMA;
   const components = { schemas, responses: errorResponseComponents(), parameters: SHARED_PARAMETERS };
   const used = reachable(paths, components);
   const tagged = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as { tags?: string[] }).tags ?? []))));

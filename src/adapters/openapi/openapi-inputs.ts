@@ -6,7 +6,7 @@ import { MAX_NESTED_NODES } from '../../application/rest/nested-tree.js';
 import type { RestResource } from '../../application/rest/rest-resource.js';
 import type { RestServed } from '../../application/rest/rest-served.js';
 import { requiredForReplace } from '../../application/write/update-record.js';
-import { columnSchema, isGeneratedKey, keySchema, ref, reserveName, typeNameOf, type Json, type Names } from './openapi-schemas.js';
+import { columnSchema, isGeneratedKey, keySchema, ref, reserveName, typeNameOf, uploadColumnSchema, type Json, type Names } from './openapi-schemas.js';
 
 /*
  * The write-body schemas (docs/decisions.md "HTTP, REST and OpenAPI"):
@@ -30,6 +30,8 @@ export interface WriteBodies {
   readonly bulkItem: Json;
   /** One item of a bulk PATCH: its key, required, the changes, and optionally the version it changes (`_version`). */
   readonly bulkPatchItem: Json;
+  /** The `multipart/form-data` bodies of a model with file columns (the files as parts, the other columns as text fields). */
+  readonly uploads?: { readonly create: Json; readonly replace: Json; readonly patch: Json };
 }
 
 /** The columns a write body may carry: writable, not privileged, not computed, not set by the server, not a generated key. */
@@ -87,7 +89,11 @@ export class WriteSchemas {
       `One ${resource.model.table} change of a bulk PATCH: its key plus the columns to change, and optionally the version of the row it changes`,
     );
     const createRef = this.register(names.input, create);
+    const uploads = resource.model.columns.some((c) => c.file)
+      ? { create: this.body(resource, 'create', fk, false, false, true), replace: this.body(resource, 'update', fk, false, true, true), patch: this.body(resource, 'update', fk, false, false, true) }
+      : undefined;
     return {
+      ...(uploads ? { uploads } : {}),
       create: createRef,
       replace: same(replace, create) ? createRef : this.register(names.replace, replace),
       patch: this.register(names.patch, patch),
@@ -106,10 +112,11 @@ export class WriteSchemas {
    * the columns a create needs are required; `update`: no key (the URL names the row), and a
    * replacement requires what PUT requires. Nested arrays follow SPEC "Nested writes".
    */
-  private body(resource: RestResource, mode: Mode, omit: string | undefined, nest: boolean, replace = false): Json {
-    const columns = inputColumns(resource, omit).filter((c) => mode === 'create' || !c.primary);
-    const properties: Json = Object.fromEntries(columns.map((c) => [c.name, columnSchema(c, false)]));
-    const needed = new Set(requiredForReplace(resource));
+  private body(resource: RestResource, mode: Mode, omit: string | undefined, nest: boolean, replace = false, upload = false): Json {
+    // A JSON body sets no file (null clears a nullable one); a multipart body carries the files as parts.
+    const columns = inputColumns(resource, omit).filter((c) => (mode === 'create' || !c.primary) && (upload || !c.file || c.nullable));
+    const properties: Json = Object.fromEntries(columns.map((c) => [c.name, upload ? uploadColumnSchema(c) : columnSchema(c, false)]));
+    const needed = new Set(requiredForReplace(resource).filter((name) => upload || !resource.model.columns.find((c) => c.name === name)?.file));
     // A caller-supplied (string) key has no default: a create must name it.
     const required = mode === 'create' || replace ? columns.filter((c) => needed.has(c.name) || (mode === 'create' && c.primary && !c.nullable && !c.default)).map((c) => c.name) : [];
     if (nest) Object.assign(properties, this.linkArrays(resource), this.nestedArrays(resource, mode));

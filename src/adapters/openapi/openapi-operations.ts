@@ -98,6 +98,8 @@ export interface OperationSpec {
   readonly parameters?: readonly Json[];
   /** The JSON request body schema (the operation then also declares 413 and 415). */
   readonly body?: Json;
+  /** The `multipart/form-data` body schema, for the writes of a model with file columns. */
+  readonly upload?: Json;
   readonly success: readonly [status: string, response: Json];
   /** The error statuses besides 401/403/429/503 (which follow from the gates, the throttle and the store). */
   readonly errors: readonly string[];
@@ -144,7 +146,7 @@ export function operation(resource: RestResource, spec: OperationSpec): Json {
     description: spec.description,
     tags: [resource.model.table],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(spec.body ? { requestBody: { required: true, content: json(spec.body) } } : {}),
+    ...(spec.body ? { requestBody: { required: true, content: { ...json(spec.body), ...(spec.upload ? { 'multipart/form-data': { schema: spec.upload } } : {}) } } } : {}),
     responses,
     security: anonymous ? [{}, ...identified] : identified,
   };

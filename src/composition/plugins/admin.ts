@@ -91,6 +91,7 @@ export function admin(options: AdminOptions = {}): Plugin {
         setPassword: new SetUserPassword(ctx.store, ctx.hasher),
         restore: new RestoreAdminRecord(ctx.store),
         jobs: reviewJobs,
+        files: () => ctx.getOptional(TOKENS.StoredFiles),
       });
       for (const route of routes) ctx.route(route);
     },

@@ -1,3 +1,4 @@
+import type { StoredFiles } from '../../../application/storage/stored-files.js';
 import type { AdminRights, PermissionSource } from '../../../application/admin/admin-rights.js';
 import { adminRights } from '../../../application/admin/admin-rights.js';
 import type { AdminRows } from '../../../application/admin/admin-rows.js';
@@ -53,6 +54,8 @@ export interface AdminDeps {
    * be mounted after the admin); undefined: there is no jobs page (`<prefix>/jobs` is a 404).
    */
   readonly jobs: () => ReviewJobs | undefined;
+  /** The files of file columns (the storage() plugin; resolved when asked, as it may be mounted later). */
+  readonly files: () => StoredFiles | undefined;
 }
 
 /** One admin request: the caller (a staff user), their rights, and page helpers. */

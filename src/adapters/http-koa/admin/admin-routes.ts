@@ -42,6 +42,8 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
   const p = deps.prefix;
   const get = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ method: 'GET', path, handler: adminHandler(deps, h) });
   const post = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ method: 'POST', path, body: 'form', handler: adminHandler(deps, h) });
+  // The add and change forms of a model with file columns post multipart/form-data (saveForm reads it).
+  const upload = (path: string, h: (call: AdminCall) => Promise<HttpResponse>): RouteDef => ({ ...post(path, h), uploads: true });
   return [
     ...adminLoginRoutes(deps),
     get(p === '' ? '/' : p, indexPage),
@@ -50,10 +52,10 @@ export function adminRoutes(deps: AdminDeps): RouteDef[] {
     get(`${p}/:table`, (call) => (isJobsPage(call) ? jobsPage(call) : listPage(call))),
     get(`${p}/:table/lookup`, lookupRows),
     get(`${p}/:table/add`, (call) => renderForm(call, call.entry('add'), undefined)),
-    post(`${p}/:table/add`, (call) => saveForm(call, call.entry('add'), undefined)),
+    upload(`${p}/:table/add`, (call) => saveForm(call, call.entry('add'), undefined)),
     post(`${p}/:table/delete-selected`, (call) => deleteSelected(call, call.entry('delete'))),
     get(`${p}/:table/:id`, (call) => editPage(call, false)),
-    post(`${p}/:table/:id`, (call) => editPage(call, true)),
+    upload(`${p}/:table/:id`, (call) => editPage(call, true)),
     get(`${p}/:table/:id/delete`, deleteOne),
     post(`${p}/:table/:id/restore`, restoreOne),
     get(`${p}/:table/:id/history`, historyPage),

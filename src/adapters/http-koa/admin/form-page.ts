@@ -1,3 +1,4 @@
+import { fileColumnsOf, type UploadedFile } from '../../../domain/storage/file-value.js';
 import { differingColumns, StaleAdminRecord, STALE_MESSAGE } from '../../../application/admin/admin-versions.js';
 import { keyText } from '../../../application/rest/m2m-links.js';
 import { parseForm, type FormFields } from '../../../domain/admin/form-values.js';
@@ -116,12 +117,24 @@ export async function renderForm(call: AdminCall, entry: Entry, target: { id: Va
     : '';
   const summary = errors.length > 0 ? html`<div class="flash error" role="alert">Please correct the errors below.${general.length ? html`<ul class="errorlist">${general.map((e) => html`<li>${e.message}</li>`)}</ul>` : ''}</div>` : '';
   const form = editable
-    ? html`<form method="post" action="${action}" novalidate>${csrfInput(req)}${version === undefined ? '' : html`<input type="hidden" name="${VERSION_FIELD}" value="${version}">`}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
+    ? html`<form method="post" action="${action}"${fileColumnsOf(model).size > 0 ? html` enctype="multipart/form-data"` : ''} novalidate>${csrfInput(req)}${version === undefined ? '' : html`<input type="hidden" name="${VERSION_FIELD}" value="${version}">`}${await formBody(call, entry, state)}<div class="actions"><button type="submit">Save</button> <a href="${base}">Cancel</a></div></form>`
     : await formBody(call, { ...entry, policy: { ...entry.policy, editable: () => false } }, state);
   const title = target ? `Change ${label} ${String(target.id)}` : `Add ${label}`;
   const notice = conflict ? conflictNotice(entry, conflict, links) : '';
   const status = conflict ? STATUS_BY_CODE.precondition_failed : errors.length > 0 ? 400 : 200;
   return call.page(title, [['Home', `${deps.prefix}/`], [label, base], [target ? String(target.id) : 'Add', null]], html`${restore}${notice}${summary}${deleted ? '' : tools}${form}`, status);
+}
+
+/**
+ * The posted fields, and the files of a multipart form (a model with file columns), each kept in
+ * storage under its column's rule as it arrives; a refused file answers its problem.
+ */
+async function postedForm(call: AdminCall, model: ModelDef): Promise<{ fields: FormFields; files: Record<string, UploadedFile> }> {
+  if (!call.req.multipart) return { fields: (call.req.body ?? {}) as FormFields, files: {} };
+  const stored = call.deps.files();
+  if (!stored || fileColumnsOf(model).size === 0) throw new DomainError('unsupported_media_type', `the ${model.table} form takes no files`);
+  const form = await call.req.readMultipart({ fileFields: stored.fields(model), onFile: (part) => stored.keep(model, part), discard: (kept) => stored.discard(kept) });
+  return { fields: form.fields, files: { ...form.files } };
 }
 
 const FIELD_CODES = new Set(['invalid_input', 'privileged_field', 'unique_violation', 'foreign_key_violation', 'not_null_violation', 'check_violation']);
@@ -131,15 +144,30 @@ const FIELD_CODES = new Set(['invalid_input', 'privileged_field', 'unique_violat
  * the form with the input kept (400), and so does a change whose posted version is stale (412).
  */
 export async function saveForm(call: AdminCall, entry: Entry, target: { id: Value; row: Row } | undefined): Promise<HttpResponse> {
-  const fields = (call.req.body ?? {}) as FormFields;
   const { model, policy } = entry;
-  const parsed = parseForm(model, fields, policy.editable);
-  if (parsed.errors.length > 0) return renderForm(call, entry, target, fields, parsed.errors);
-  const surface = { model, policy };
+  let posted: Awaited<ReturnType<typeof postedForm>>;
   try {
-    const row = target
-      ? await call.deps.save.update(surface, call.identity, target.id, parsed.body, (before) => guardSuperuserRow(call.identity, model.table, before), fields[VERSION_FIELD])
-      : await call.deps.save.create(surface, call.identity, parsed.body);
+    posted = await postedForm(call, model);
+  } catch (e) {
+    // A refused file (its type, its size, an empty one) is shown beside its field; the form is shown again as stored.
+    if (e instanceof DomainError && e.errors.length > 0 && e.code !== 'csrf_failed') return renderForm(call, entry, target, undefined, e.errors);
+    throw e;
+  }
+  const { fields, files } = posted;
+  const parsed = parseForm(model, fields, policy.editable);
+  if (parsed.errors.length > 0) {
+    await call.deps.files()?.discard(Object.values(files));
+    return renderForm(call, entry, target, fields, parsed.errors);
+  }
+  const surface = { model, policy };
+  const body = { ...parsed.body, ...files };
+  const write = () =>
+    target
+      ? call.deps.save.update(surface, call.identity, target.id, body, (before) => guardSuperuserRow(call.identity, model.table, before), fields[VERSION_FIELD])
+      : call.deps.save.create(surface, call.identity, body);
+  try {
+    const stored = call.deps.files();
+    const row = stored ? await stored.writing(body, write) : await write();
     const id = row[model.primaryKey] ?? null;
     await call.req.session?.flash({ level: 'success', body: `${entry.label} ${String(id)} was ${target ? 'changed' : 'added'}.` });
     return redirect(`${call.deps.prefix}/${model.table}/${keyPath(id)}`);

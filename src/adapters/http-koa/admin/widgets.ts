@@ -73,9 +73,27 @@ async function fkWidget(call: AdminCall, model: ModelDef, col: ColumnDef, state:
   return html`<select id="f-${col.name}" name="${col.name}"${col.nullable ? '' : html` required`}${aria}><option value="">—</option>${options}</select>`;
 }
 
+/** The stored file of a file column: a signed link to it (opened in a new tab), its size and type. */
+function fileLink(call: AdminCall, value: Value | undefined): SafeHtml {
+  const shown = call.deps.files()?.present(value);
+  if (!shown) return html`—`;
+  return html`<a href="${shown.url}" target="_blank" rel="noopener noreferrer" class="file-link">${shown.name}</a> <span class="help">${shown.content_type}, ${String(shown.size)} bytes</span>`;
+}
+
+/** A file column: the stored file's link, and (editable) a file input: a file chosen replaces it, none keeps it. */
+function fileField(call: AdminCall, col: ColumnDef, policy: AdminPolicy, state: FormState, err: string | undefined): SafeHtml {
+  const current = state.row ? fileLink(call, state.row[col.name]) : '';
+  if (!policy.editable(col.name)) return state.row ? html`<div class="field"><span class="label">${col.name}</span><div class="readonly" id="ro-${col.name}">${current}</div></div>` : html``;
+  const rule = col.file as NonNullable<ColumnDef['file']>;
+  const required = !state.row && !col.nullable ? html` required` : '';
+  const keep = state.row ? html`<div class="help">Now: ${current}. Choose a file to replace it.</div>` : '';
+  return html`<div class="field${err ? ' has-error' : ''}"><label for="f-${col.name}">${col.name}</label>${keep}<input type="file" id="f-${col.name}" name="${col.name}" accept="${rule.accept.join(',')}"${required}${err ? html` aria-describedby="${err}"` : ''}><span class="help">At most ${String(rule.maxBytes)} bytes: ${rule.accept.join(', ')}</span>${errorsOf(state, col.name)}</div>`;
+}
+
 /** One column of the form: a labelled widget (editable), or its value as text (read-only). */
 export async function columnField(call: AdminCall, model: ModelDef, col: ColumnDef, policy: AdminPolicy, state: FormState): Promise<SafeHtml> {
   const err = state.errors.some((e) => e.field === col.name) ? `err-${col.name}` : undefined;
+  if (col.file) return fileField(call, col, policy, state, err);
   if (!policy.editable(col.name)) {
     if (!state.row) return html``;
     const why = policy.privileged(col.name) ? html` <span class="help">(only a superuser may change this)</span>` : '';
