@@ -48,12 +48,19 @@ export type TopicHandler = (payload: unknown) => void | Promise<void>;
  * bus.subscribe('order.paid', (p) => ...); await bus.publish('order.paid', { id: 1 });
  */
 export interface EventBus {
-  /** Listens to a signal on one table, or on every table with `'*'`, inside the transaction; returns an unsubscribe function. */
-  on(signal: SignalName, table: string, handler: TransactionSignalHandler): () => void;
+  /**
+   * Listens to a signal on one table, or on every table with `'*'`, inside the transaction;
+   * returns an unsubscribe function. With `updatesOnly`, a save handler hears updates and never
+   * inserts (so an insert may stay one statement).
+   */
+  on(signal: SignalName, table: string, handler: TransactionSignalHandler, options?: { readonly updatesOnly?: boolean }): () => void;
   /** Listens to a signal once its transaction has committed; returns an unsubscribe function. */
   onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void;
-  /** True when `on` handlers listen to `signal` on `table` (a store may then skip an explicit transaction for a one-statement write). */
-  listens(signal: SignalName, table: string): boolean;
+  /**
+   * True when `on` handlers listen to `signal` on `table` (a store may then skip an explicit
+   * transaction for a one-statement write); with `created`, only the handlers an insert reaches count.
+   */
+  listens(signal: SignalName, table: string, created?: boolean): boolean;
   /** Fires a signal to its `on` handlers (with `ctx`), awaiting each in turn, and queues it for the `onCommitted` ones. */
   emit(event: SignalEvent, ctx?: SignalContext): Promise<void>;
   /**

@@ -126,6 +126,20 @@ function eventBusContract(backend: Backend): void {
     expect(got[0]?.row.created_at).toBeInstanceOf(Date);
   });
 
+  it('EB-9 an updates-only save handler hears updates, never inserts, and does not count for an insert', async () => {
+    const heard: (boolean | undefined)[] = [];
+    expect(pair.a.listens('pre_save', 'post')).toBe(false);
+    const off = pair.a.on('pre_save', 'post', (e) => void heard.push(e.created), { updatesOnly: true });
+    expect(pair.a.listens('pre_save', 'post')).toBe(true);
+    expect(pair.a.listens('pre_save', 'post', true)).toBe(false);
+    await pair.a.emit({ signal: 'pre_save', table: 'post', row: { id: 1 }, created: true });
+    await pair.a.emit({ signal: 'pre_save', table: 'post', row: { id: 1 }, created: false, changes: { title: 'x' } });
+    expect(heard).toEqual([false]);
+    pair.a.on('pre_save', 'post', () => undefined);
+    expect(pair.a.listens('pre_save', 'post', true)).toBe(true);
+    off();
+  });
+
   it('EB-3 nothing of a rolled-back unit is delivered, signals or topics', async () => {
     const topics = received();
     const signals: SignalEvent[] = [];

@@ -18,6 +18,8 @@ export type DeliveryErrorHandler = (error: unknown, what: string) => void;
  */
 export class MemoryEventBus implements EventBus {
   private readonly signals = new Map<string, TransactionSignalHandler[]>();
+  /** `on` handlers that hear updates only (`updatesOnly`). */
+  private readonly updateSignals = new Map<string, TransactionSignalHandler[]>();
   private readonly committed = new Map<string, SignalHandler[]>();
   private readonly topics = new Map<string, TopicHandler[]>();
   private readonly unit = new AsyncLocalStorage<Pending[]>();
@@ -26,12 +28,13 @@ export class MemoryEventBus implements EventBus {
 
   constructor(protected readonly onDeliveryError: DeliveryErrorHandler = (error, what) => console.error(`portico: ${what} failed`, error)) {}
 
-  on(signal: SignalName, table: string, handler: TransactionSignalHandler): () => void {
-    return add(this.signals, `${signal}:${table}`, handler);
+  on(signal: SignalName, table: string, handler: TransactionSignalHandler, options?: { readonly updatesOnly?: boolean }): () => void {
+    return add(options?.updatesOnly ? this.updateSignals : this.signals, `${signal}:${table}`, handler);
   }
 
-  listens(signal: SignalName, table: string): boolean {
-    return (this.signals.get(`${signal}:${table}`)?.length ?? 0) > 0 || (this.signals.get(`${signal}:*`)?.length ?? 0) > 0;
+  listens(signal: SignalName, table: string, created?: boolean): boolean {
+    const heard = (map: Map<string, TransactionSignalHandler[]>): boolean => (map.get(`${signal}:${table}`)?.length ?? 0) > 0 || (map.get(`${signal}:*`)?.length ?? 0) > 0;
+    return heard(this.signals) || (created !== true && heard(this.updateSignals));
   }
 
   onCommitted(signal: SignalName, table: string, handler: SignalHandler): () => void {
@@ -40,6 +43,7 @@ export class MemoryEventBus implements EventBus {
 
   async emit(event: SignalEvent, ctx?: SignalContext): Promise<void> {
     for (const handler of handlersOf(this.signals, event)) await handler(event, ctx);
+    if (event.created === false) for (const handler of handlersOf(this.updateSignals, event)) await handler(event, ctx);
     // Nothing to queue when no one listens for the commit (the common case on a write's hot path).
     if (!this.committed.get(`${event.signal}:${event.table}`)?.length && !this.committed.get(`${event.signal}:*`)?.length) return;
     await this.afterCommit(`${event.signal} on ${event.table}`, () => this.deliverCommitted(event));

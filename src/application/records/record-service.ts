@@ -64,7 +64,7 @@ export class RecordService implements RecordStore {
     const model = this.model(table);
     const prepared = rows.map((row, index) => this.withDefaults(model, this.checked(model, row, rows.length > 1 ? index : undefined)));
     if (prepared.length === 0) return [];
-    if (!this.tables.inTransaction && this.tables.oneStatementInsert(model, prepared) && !this.deps.events.listens('pre_save', table) && !this.deps.events.listens('post_save', table)) {
+    if (!this.tables.inTransaction && this.tables.oneStatementInsert(model, prepared) && !this.deps.events.listens('pre_save', table, true) && !this.deps.events.listens('post_save', table, true)) {
       // One INSERT is atomic on its own: no BEGIN/COMMIT round trips; committed events still wait for it.
       return this.deps.events.unitOfWork(async () => {
         const stored = await this.tables.insertMany(model, prepared);

@@ -67,7 +67,7 @@ export class StoredFiles {
       if (columns.size === 0) continue;
       events.on('pre_save', model.table, async (event, signal) => {
         const changes = event.changes;
-        if (event.created || !changes || !signal || ![...columns].some((c) => c in changes)) return;
+        if (!changes || !signal || ![...columns].some((c) => c in changes)) return;
         const current = await signal.tx.getById(model.table, event.row[model.primaryKey] ?? null);
         const replaced: string[] = [];
         for (const c of columns) {
@@ -75,7 +75,8 @@ export class StoredFiles {
           if (c in changes && old !== undefined && old !== keyOf(changes[c])) replaced.push(old);
         }
         if (replaced.length > 0) await events.onCommit(() => this.removeAll(replaced));
-      });
+        // Updates only: an insert replaces nothing, and stays one statement.
+      }, { updatesOnly: true });
       if (!model.softDelete) {
         events.onCommitted('post_delete', model.table, (event) => this.removeAll([...columns].map((c) => keyOf(event.row[c])).filter((k): k is string => k !== undefined)));
       }
