@@ -126,6 +126,20 @@ describe.each<'sqlite' | 'postgresql'>(['sqlite', ...(pg ? (['postgresql'] as co
     expect(post.created_by_id).toBe(user.id);
   });
 
+  it('uploads a file with a FormData body (a session: the CSRF header), and answers the typed file', async () => {
+    const browser = new HttpClient(ref.url);
+    expect((await browser.form('/auth/login', { username: 'alice', password: 'alice-password-1' })).status).toBe(303);
+    const cookie = [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const session = createClient({ baseUrl: ref.url, headers: { cookie }, csrfToken: () => browser.cookies.get('portico_csrf') });
+    const form = new FormData();
+    form.append('post_id', '1');
+    form.append('file', new Blob(['plain notes\n']), 'notes.txt');
+    const { status, data } = await session.createAttachment(form);
+    expect(status).toBe(201);
+    expect(data.file).toMatchObject({ name: 'notes.txt', size: 12, content_type: 'text/plain' });
+    expect(await (await fetch(`${ref.url}${data.file.url}`)).text()).toBe('plain notes\n');
+  });
+
   it('answers problems as ApiError with the typed code: anonymous 401, unknown include refused by the type and by the server', async () => {
     const anonymous = createClient({ baseUrl: ref.url });
     await expect(anonymous.listPost()).rejects.toMatchObject({ status: 401, code: 'not_authenticated' });

@@ -877,8 +877,10 @@ function transport(options: ClientOptions) {
       const csrf = (await provided(options.csrfToken)) ?? cookieCsrf();
       if (csrf) headers.set('x-csrf-token', csrf);
     }
-    let body: string | undefined;
-    if (call.body !== undefined) {
+    let body: string | FormData | undefined;
+    // An upload goes as multipart/form-data (fetch writes the boundary); anything else as JSON.
+    if (typeof FormData !== 'undefined' && call.body instanceof FormData) body = call.body;
+    else if (call.body !== undefined) {
       headers.set('content-type', 'application/json');
       body = JSON.stringify(call.body);
     }
@@ -2856,7 +2858,7 @@ export function createClient(clientOptions: ClientOptions) {
    *
    * Creates a row from a JSON object and answers it with 201. Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
    */
-  function createAttachment(body: AttachmentInput, options?: RequestOptions & { readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+  function createAttachment(body: AttachmentInput | FormData, options?: RequestOptions & { readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
     return request("POST", `/api/attachment`, { body, headers: { "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
   }
 
@@ -2874,7 +2876,7 @@ export function createClient(clientOptions: ClientOptions) {
    *
    * Replaces the writable columns: every required one must be present (400 listing the missing ones). Answers the re-read row. The key comes from the URL: a different key in the body answers 400. With `If-Match`, only the version it names is changed (else 412, nothing written). Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
    */
-  function updateAttachment(id: number, body: AttachmentInput, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+  function updateAttachment(id: number, body: AttachmentInput | FormData, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
     return request("PUT", `/api/attachment/${encodeURIComponent(String(id))}`, { body, headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
   }
 
@@ -2883,7 +2885,7 @@ export function createClient(clientOptions: ClientOptions) {
    *
    * Changes only the columns named and answers the re-read row. The key comes from the URL: a different key in the body answers 400. With `If-Match`, only the version it names is changed (else 412, nothing written). Unknown fields answer 400 `invalid_input` and privileged ones 400 `privileged_field`; generated keys, computed, hidden and noform columns are not accepted.
    */
-  function partialUpdateAttachment(id: number, body: AttachmentPatch, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
+  function partialUpdateAttachment(id: number, body: AttachmentPatch | FormData, options?: RequestOptions & { readonly ifMatch?: string; readonly idempotencyKey?: string | true }): Promise<Answer<Attachment>> {
     return request("PATCH", `/api/attachment/${encodeURIComponent(String(id))}`, { body, headers: { "If-Match": options?.ifMatch, "Idempotency-Key": idempotencyKey(options?.idempotencyKey) }, options });
   }
 

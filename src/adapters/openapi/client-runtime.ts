@@ -110,8 +110,10 @@ function transport(options: ClientOptions) {
       const csrf = (await provided(options.csrfToken)) ?? cookieCsrf();
       if (csrf) headers.set('x-csrf-token', csrf);
     }
-    let body: string | undefined;
-    if (call.body !== undefined) {
+    let body: string | FormData | undefined;
+    // An upload goes as multipart/form-data (fetch writes the boundary); anything else as JSON.
+    if (typeof FormData !== 'undefined' && call.body instanceof FormData) body = call.body;
+    else if (call.body !== undefined) {
       headers.set('content-type', 'application/json');
       body = JSON.stringify(call.body);
     }

@@ -222,6 +222,8 @@ class ClientWriter {
       return { name: p.name, arg };
     });
     const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+    // A write that also takes multipart/form-data (a model with file columns) takes a FormData too.
+    const orForm = op.requestBody?.content?.['multipart/form-data'] ? ' | FormData' : '';
     const headerOptions = headers.map((h) => `readonly ${camel(h.name)}${h.required ? '' : '?'}: ${h.name.toLowerCase() === 'idempotency-key' ? 'string | true' : this.type(h.schema)}`);
     const optionsType = headerOptions.length > 0 ? `RequestOptions & { ${headerOptions.join('; ')} }` : 'RequestOptions';
     const optionsRequired = headers.some((h) => h.required);
@@ -248,7 +250,7 @@ class ClientWriter {
         `${doc}  ${signature(this.type(single), this.type(oneAnswer))};\n` +
         `  ${signature(this.type(batch), this.type(manyAnswer))};\n` +
         `  ${signature(this.type(bodySchema), answer)} ${body}`;
-    } else fn = `${doc}  ${signature(bodySchema ? this.type(bodySchema, '  ') : undefined, answer)} ${body}`;
+    } else fn = `${doc}  ${signature(bodySchema ? `${this.type(bodySchema, '  ')}${orForm}` : undefined, answer)} ${body}`;
     return { types: queryDecl, fn, name };
   }
 
