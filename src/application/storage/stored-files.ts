@@ -24,9 +24,12 @@ export class StoredFiles {
     private readonly logger: Logger,
   ) {}
 
-  /** The file columns of `model` an upload may fill. */
-  fields(model: ModelDef): ReadonlySet<string> {
-    return fileColumnsOf(model);
+  /**
+   * The file columns of `model` an upload to a surface may fill: those it may write. A file sent
+   * for any other field is refused before it is kept, so no kept file can go unreferenced.
+   */
+  fields(model: ModelDef, writable: (column: string) => boolean): ReadonlySet<string> {
+    return new Set([...fileColumnsOf(model)].filter(writable));
   }
 
   /** Keeps one uploaded part for the file column it was sent in, under that column's rule. */

@@ -129,11 +129,11 @@ export async function renderForm(call: AdminCall, entry: Entry, target: { id: Va
  * The posted fields, and the files of a multipart form (a model with file columns), each kept in
  * storage under its column's rule as it arrives; a refused file answers its problem.
  */
-async function postedForm(call: AdminCall, model: ModelDef): Promise<{ fields: FormFields; files: Record<string, UploadedFile> }> {
+async function postedForm(call: AdminCall, model: ModelDef, policy: Entry['policy']): Promise<{ fields: FormFields; files: Record<string, UploadedFile> }> {
   if (!call.req.multipart) return { fields: (call.req.body ?? {}) as FormFields, files: {} };
   const stored = call.deps.files();
   if (!stored || fileColumnsOf(model).size === 0) throw new DomainError('unsupported_media_type', `the ${model.table} form takes no files`);
-  const form = await call.req.readMultipart({ fileFields: stored.fields(model), onFile: (part) => stored.keep(model, part), discard: (kept) => stored.discard(kept) });
+  const form = await call.req.readMultipart({ fileFields: stored.fields(model, policy.editable), onFile: (part) => stored.keep(model, part), discard: (kept) => stored.discard(kept) });
   return { fields: form.fields, files: { ...form.files } };
 }
 
@@ -147,7 +147,7 @@ export async function saveForm(call: AdminCall, entry: Entry, target: { id: Valu
   const { model, policy } = entry;
   let posted: Awaited<ReturnType<typeof postedForm>>;
   try {
-    posted = await postedForm(call, model);
+    posted = await postedForm(call, model, policy);
   } catch (e) {
     // A refused file (its type, its size, an empty one) is shown beside its field; the form is shown again as stored.
     if (e instanceof DomainError && e.errors.length > 0 && e.code !== 'csrf_failed') return renderForm(call, entry, target, undefined, e.errors);

@@ -263,7 +263,7 @@ function uploaded({ deps, resource }: ResourceScope, req: HttpRequest): () => Pr
   const { model } = resource;
   return async () => {
     const files = deps.files();
-    const form = await req.readMultipart({ fileFields: files.fields(model), onFile: (part) => files.keep(model, part), discard: (kept) => files.discard(kept) });
+    const form = await req.readMultipart({ fileFields: files.fields(model, (c) => resource.policy.writable(c) && !resource.policy.privileged(c)), onFile: (part) => files.keep(model, part), discard: (kept) => files.discard(kept) });
     return files.writing(form.files, async () => uploadBody(model, form.fields, form.files));
   };
 }
