@@ -26,6 +26,7 @@ import type { BuiltinSchema } from '../domain/model/builtin-tables.js';
 import type { RelationName, Row, SchemaOf, UntypedSchema, WithRelated } from '../domain/model/typed-model.js';
 import type { Row as AnyRow, Value } from '../domain/model/types.js';
 import type { FileStorage } from '../ports/file-storage.js';
+import type { Cache } from '../ports/cache.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { TableOf, TypedStore } from '../ports/typed-store.js';
 import { LoadRelated } from '../application/read/load-related.js';
@@ -215,6 +216,13 @@ export class PorticoApp<S = UntypedSchema> {
     const tokens = this.closed ? undefined : resolveOptional(container, TOKENS.ProviderAccessToken);
     if (!tokens) throw new Error(this.closed ? 'the app is closed' : 'app.socialAccessToken: the socialLogin() plugin is not mounted, or the app has not started');
     return tokens.execute(userId, provider);
+  }
+
+  /** The cache of `cache()`: this process's memory or Redis. */
+  get cache(): Cache {
+    const found = this.container && !this.closed ? resolveOptional(this.container, TOKENS.Cache) : undefined;
+    if (!found) throw new Error('app.cache: the cache() plugin is not mounted, or the app has not started');
+    return found;
   }
 
   /** The file storage of `storage()`: the disk, S3 or memory. */

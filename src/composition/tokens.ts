@@ -33,6 +33,7 @@ import type { StaticFilesSettings } from './plugins/static-files.js';
 import type { MediaLinks } from '../application/storage/media-links.js';
 import type { ServeMedia } from '../application/storage/serve-media.js';
 import type { StoredFiles } from '../application/storage/stored-files.js';
+import type { Cache } from '../ports/cache.js';
 import type { FileStorage } from '../ports/file-storage.js';
 import type { ConfirmPasswordReset } from '../application/auth/confirm-password-reset.js';
 import type { ChangePassword } from '../application/auth/change-password.js';
@@ -142,6 +143,8 @@ export const TOKENS = {
   MediaLinks: token<MediaLinks>('MediaLinks'),
   ServeMedia: token<ServeMedia>('ServeMedia'),
   StoredFiles: token<StoredFiles>('StoredFiles'),
+  // Bound by cache().
+  Cache: token<Cache>('Cache'),
 
   // Bound by staticFiles().
   StaticFiles: token<StaticFilesSettings>('StaticFiles'),
