@@ -1,21 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCacheStore } from '../../src/adapters/cache/memory-cache-store.js';
 import { RedisCacheStore } from '../../src/adapters/cache/redis-cache-store.js';
+import { SqlCacheStore } from '../../src/adapters/persistence/sql/sql-cache-store.js';
 import { CacheService } from '../../src/application/cache/cache-service.js';
 import type { Cache } from '../../src/ports/cache.js';
 import type { CacheStore } from '../../src/ports/cache-store.js';
 import type { Logger } from '../../src/ports/logger.js';
-import { ManualClock } from '../support/open-test-database.js';
+import { ManualClock, openTestDatabase } from '../support/open-test-database.js';
+import { postgresAvailable } from '../support/postgres.js';
 import { connectRedis, deleteRedisPrefix, freshRedisPrefix, redisAvailable } from '../support/redis.js';
 
 /**
- * Issue 52, the `Cache` port: one suite over the memory store and Redis, each behind the
- * CacheService. Expiry follows the app's clock (a ManualClock here) on both; tags and prefixes
+ * Issue 52, the `Cache` port: one suite over the memory store, the app's database (SQLite and
+ * PostgreSQL: `portico_cache`) and Redis, each behind the CacheService. Expiry follows the app's clock (a ManualClock here) on both; tags and prefixes
  * remove what they name and nothing else; 100 concurrent `getOrSet` of one key run `produce`
- * once; a value written through one connection is read through another (Redis); an unreadable
+ * once; a value written through one connection is read through another; an unreadable
  * entry is a miss; a backend that fails answers misses, never errors.
  */
 const redis = await redisAvailable();
+const pg = await postgresAvailable();
 
 interface Fixture {
   readonly cache: Cache;
@@ -39,6 +42,25 @@ const backends: Record<string, () => Promise<Fixture>> = {
     const cache = new CacheService(store, clock, loggerInto(warnings));
     return { cache, peer: cache, store, clock, warnings, close: async () => undefined };
   },
+  ...Object.fromEntries(
+    (['sqlite', ...(pg ? ['postgresql'] : [])] as const).map((backend) => [
+      backend,
+      async (): Promise<Fixture> => {
+        const t = await openTestDatabase(backend);
+        const warnings: string[] = [];
+        const sql = t.db.sql as NonNullable<typeof t.db.sql>;
+        const store = new SqlCacheStore(sql.knex, backend, t.clock);
+        return {
+          cache: new CacheService(store, t.clock, loggerInto(warnings)),
+          peer: new CacheService(new SqlCacheStore(sql.knex, backend, t.clock), t.clock, loggerInto(warnings)),
+          store,
+          clock: t.clock,
+          warnings,
+          close: () => t.close(),
+        };
+      },
+    ]),
+  ),
   ...(redis
     ? {
         redis: async () => {

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function started(url?: string, namespace?: string): Promise<PorticoApp> {
-  const app = createApp({ database: 'sqlite::memory:', logRequests: false }).use(cache({ ...(url ? { url } : {}), ...(namespace ? { namespace } : {}) }));
+  const app = createApp({ database: 'sqlite::memory:', autoMigrate: true, logRequests: false }).use(cache({ ...(url ? { url } : {}), ...(namespace ? { namespace } : {}) }));
   apps.push(app);
   await app.start();
   return app;
@@ -49,6 +49,16 @@ describe('the cache() plugin', () => {
     }
   });
 
+  it("keeps it in the app's own database with url 'database' (the portico_cache table)", async () => {
+    const app = await started('database');
+    expect(app.cache.backend).toBe('database');
+    await app.cache.set('k', { kept: true }, { ttl: 60, tags: ['t'] });
+    expect(await app.cache.get('k')).toEqual({ kept: true });
+    expect(await app.store.count('portico_cache')).toBe(1);
+    await app.cache.deleteTag('t');
+    expect(await app.store.count('portico_cache')).toBe(0);
+  });
+
   it('starts with a Redis that cannot be reached and fails open: misses, skipped writes, produce still answers', async () => {
     const app = await started(`redis://127.0.0.1:${await freePort()}`);
     expect(await app.cache.get('k')).toBeUndefined();
@@ -57,7 +67,7 @@ describe('the cache() plugin', () => {
   });
 
   it('refuses a url it cannot use, and app.cache names the missing plugin', async () => {
-    expect(() => cache({ url: 'memcached://x' })).toThrow(/memory: or redis:/);
+    expect(() => cache({ url: 'memcached://x' })).toThrow(/memory:, database or redis:/);
     expect(() => cache({ maxBytes: 10 })).toThrow(/maxBytes/);
     const plain = createApp({ database: 'sqlite::memory:', logRequests: false });
     apps.push(plain);

@@ -125,9 +125,9 @@ describe('readiness checks, timeouts and the migration gate', () => {
       expect(before.status).toBe(503);
       const body = (await before.json()) as { status: string; checks: Record<string, { status: string; reason?: string }> };
       expect(body.status).toBe('fail');
-      expect(body.checks.migrations).toEqual({ status: 'fail', reason: '7 migrations pending' });
+      expect(body.checks.migrations).toEqual({ status: 'fail', reason: '8 migrations pending' });
       expect(body.checks.database?.reason).toMatch(/^schema drift: table auth_user is missing; .* \(run portico makemigrations, then portico migrate\)$/);
-      expect(await app.migrate()).toEqual(['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue', 'portico_0005_task_progress', 'portico_0006_password_reset', 'portico_0007_social_account']);
+      expect(await app.migrate()).toEqual(['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue', 'portico_0005_task_progress', 'portico_0006_password_reset', 'portico_0007_social_account', 'portico_0008_cache']);
       const after = await fetch(`${url}/ready`);
       expect(after.status).toBe(200);
       expect(await after.json()).toEqual({ status: 'ok', checks: { database: { status: 'ok' }, migrations: { status: 'ok' } } });

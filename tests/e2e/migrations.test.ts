@@ -9,7 +9,7 @@ import { runNode } from '../support/spawn-node.js';
 const pgUp = await postgresAvailable();
 const CLI = 'bin/portico.js';
 const APP = 'dist/examples/reference/app.js';
-const NAMES = ['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue', 'portico_0005_task_progress', 'portico_0006_password_reset', 'portico_0007_social_account', 'reference_0001_initial', 'reference_0002_note', 'reference_0003_attachment'];
+const NAMES = ['portico_0001_builtin_tables', 'portico_0002_idempotency_keys', 'portico_0003_event_payloads', 'portico_0004_task_queue', 'portico_0005_task_progress', 'portico_0006_password_reset', 'portico_0007_social_account', 'portico_0008_cache', 'reference_0001_initial', 'reference_0002_note', 'reference_0003_attachment'];
 const tmp = mkdtempSync(join(tmpdir(), 'portico-mig-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

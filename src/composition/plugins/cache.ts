@@ -1,12 +1,17 @@
 import { MemoryCacheStore } from '../../adapters/cache/memory-cache-store.js';
 import { connectRedisCacheStore } from '../../adapters/cache/redis-cache-store.js';
+import { SqlCacheStore } from '../../adapters/persistence/sql/sql-cache-store.js';
 import { CacheService } from '../../application/cache/cache-service.js';
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Plugin } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
 
 export interface CacheOptions {
-  /** `memory:` (the default: this process only) or `redis://host:6379` (shared by every process on it). */
+  /**
+   * `memory:` (the default: this process only), `database` (the `portico_cache` table of the app's
+   * own SQLite or PostgreSQL database) or `redis://host:6379`; the last two are shared by every
+   * process on them.
+   */
   readonly url?: string;
   /** The memory backend's byte budget (default 64 MiB; one value may take a quarter of it). */
   readonly maxBytes?: number;
@@ -27,13 +32,18 @@ export interface CacheOptions {
  */
 export function cache(options: CacheOptions = {}): Plugin {
   const url = options.url ?? 'memory:';
-  if (!options.store && url !== 'memory:' && !/^rediss?:\/\//.test(url)) throw new Error(`cache: url is memory: or redis://host:port, got ${JSON.stringify(url)}`);
+  if (!options.store && url !== 'memory:' && url !== 'database' && !/^rediss?:\/\//.test(url)) throw new Error(`cache: url is memory:, database or redis://host:port, got ${JSON.stringify(url)}`);
   if (options.maxBytes !== undefined && (!Number.isSafeInteger(options.maxBytes) || options.maxBytes < 1024)) throw new Error(`cache: maxBytes is a whole number of bytes of at least 1024, got ${String(options.maxBytes)}`);
   return {
     name: 'cache',
     async install(ctx) {
       let store = options.store;
       if (!store && url === 'memory:') store = new MemoryCacheStore(ctx.get(TOKENS.Clock), options.maxBytes);
+      if (!store && url === 'database') {
+        const sql = ctx.get(TOKENS.Database).sql;
+        if (!sql) throw new Error("cache: url 'database' keeps the cache in the app's SQL database, but the database is memory:; use memory: or redis://");
+        store = new SqlCacheStore(sql.knex, sql.dialect, ctx.get(TOKENS.Clock));
+      }
       if (!store) {
         const redis = await connectRedisCacheStore(url, options.namespace);
         ctx.onClose(() => redis.close());

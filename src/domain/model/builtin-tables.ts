@@ -73,6 +73,9 @@ export const BUILTIN_MODELS = [
     },
     { uniqueTogether: [['provider', 'subject'], ['user_id', 'provider']] },
   ),
+  // The cache of `cache({ url: 'database' })`: one encoded entry per key (base64), its expiry in
+  // epoch milliseconds of the app's clock, and its tags as `|a|b|`.
+  defineModel('portico_cache', { key: c.stringId(), entry: c.text(), expires_at: c.float(), tags: c.text().default('') }),
   defineModel('auth_throttle', {
     key: c.stringId(),
     hits: c.int().default(0),
@@ -154,7 +157,7 @@ export const BUILTIN_MODELS = [
 export type BuiltinSchema = SchemaOf<typeof BUILTIN_MODELS>;
 
 /** Tables added by a later built-in migration (an existing database gets them from it, not from 0001). */
-const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row', 'auth_password_reset', 'social_account']);
+const LATER: ReadonlySet<string> = new Set(['idempotency_key', 'task_row', 'auth_password_reset', 'social_account', 'portico_cache']);
 
 /** The migration that creates Portico's own tables; always first in the ledger. */
 export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
@@ -185,6 +188,7 @@ export const BUILTIN_MIGRATIONS: readonly MigrationDef[] = [
   },
   { name: 'portico_0006_password_reset', createTables: ['auth_password_reset'] },
   { name: 'portico_0007_social_account', createTables: ['social_account'] },
+  { name: 'portico_0008_cache', createTables: ['portico_cache'] },
 ];
 
 /** The DDL of `task_row` (kept by hand to match the model above: a partial index has no model form). */

@@ -19,6 +19,7 @@ export const DEFAULT_BLOCKLIST: ReadonlySet<string> = new Set([
   'auth_email_code',
   'auth_password_reset',
   'social_account',
+  'portico_cache',
   'auth_throttle',
   'permissions_grouppermission',
   'idempotency_key',
