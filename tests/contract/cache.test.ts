@@ -43,7 +43,7 @@ const backends: Record<string, () => Promise<Fixture>> = {
     return { cache, peer: cache, store, clock, warnings, close: async () => undefined };
   },
   ...Object.fromEntries(
-    (['sqlite', ...(pg ? ['postgresql'] : [])] as const).map((backend) => [
+    (pg ? (['sqlite', 'postgresql'] as const) : (['sqlite'] as const)).map((backend: 'sqlite' | 'postgresql') => [
       backend,
       async (): Promise<Fixture> => {
         const t = await openTestDatabase(backend);
