@@ -36,7 +36,8 @@ export { security, csrfInput, type SecurityOptions } from './composition/plugins
 export { auth, type AuthOptions } from './composition/plugins/auth.js';
 export { staticFiles, type StaticFilesOptions, type StaticFilesSettings } from './composition/plugins/static-files.js';
 export { storage, type StorageOptions } from './composition/plugins/storage.js';
-export { cache, type CacheOptions } from './composition/plugins/cache.js';
+export { cache, cachePage, type CacheOptions } from './composition/plugins/cache.js';
+export type { PageCacheRule } from './domain/cache/page-rules.js';
 export type { Cache, CacheValue, CacheWrite } from './ports/cache.js';
 export type { CacheStore } from './ports/cache-store.js';
 export { FileExistsError, StorageUnavailableError, type ByteRange, type FileContent, type FileStorage, type StoredFile } from './ports/file-storage.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { auth, createApp, health, liveReload, staticFiles, storage, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
+import { auth, cache, createApp, health, liveReload, staticFiles, storage, openapi, realtime, security, sessions, SmtpMailer, type Clock, type Logger, type Mailer, type PorticoApp } from '../../src/index.js';
 import { REFERENCE_MIGRATIONS, REFERENCE_MODELS } from './models.js';
 import { referenceGraphql } from './graphql-config.js';
 import { referencePages } from './pages.js';
@@ -84,6 +84,8 @@ export function buildReferenceApp(options: ReferenceOptions): PorticoApp {
         ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } } : {}),
       }),
     )
+    // The cache: this process's memory by default, Redis shared by every process with CACHE_URL=redis://…
+    .use(cache({ url: env.CACHE_URL ?? 'memory:' }))
     .use(sessions())
     .use(security({ csrfExempt: ['/graphql'] }))
     .use(jobs)

@@ -1,4 +1,4 @@
-import { csrfInput, escapeHtml, type HttpRequest, type HttpResponse, type Plugin } from '../../src/index.js';
+import { cachePage, csrfInput, escapeHtml, type HttpRequest, type HttpResponse, type Plugin } from '../../src/index.js';
 
 async function page(req: HttpRequest, title: string, body: string): Promise<HttpResponse> {
   const user = req.session ? await req.session.user() : null;
@@ -121,7 +121,7 @@ async function resetPage(req: HttpRequest): Promise<HttpResponse> {
 /**
  * The reference app's own HTML pages (the framework serves none): home shows the signed-in user
  * and flash messages; login, signup, forgot-password and reset-password render forms with
- * `csrfInput()` posting to `/auth/...`.
+ * `csrfInput()` posting to `/auth/...`; `/stats` is a cached page.
  */
 export function referencePages(providers: readonly string[] = []): Plugin {
   return {
@@ -139,6 +139,13 @@ export function referencePages(providers: readonly string[] = []): Plugin {
       ctx.route({ method: 'GET', path: '/signup', handler: (req) => page(req, 'Sign up', signupForm(req)) });
       ctx.route({ method: 'GET', path: '/forgot-password', handler: (req) => page(req, 'Forgot your password?', forgotForm(req)) });
       ctx.route({ method: 'GET', path: '/reset-password', handler: resetPage });
+      // REFERENCE-APP.md "Caching": anonymous answers kept 30 s in the app's cache (CACHE_URL), dropped when a post changes.
+      ctx.route({
+        method: 'GET',
+        path: '/stats',
+        cache: cachePage({ ttl: 30, dependsOn: ['post'] }),
+        handler: async () => ({ status: 200, body: { posts: await ctx.store.count('post'), generated_at: ctx.clock.now().toISOString() } }),
+      });
     },
   };
 }

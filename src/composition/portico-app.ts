@@ -27,6 +27,9 @@ import type { RelationName, Row, SchemaOf, UntypedSchema, WithRelated } from '..
 import type { Row as AnyRow, Value } from '../domain/model/types.js';
 import type { FileStorage } from '../ports/file-storage.js';
 import type { Cache } from '../ports/cache.js';
+import { CachedPages } from '../application/cache/cached-pages.js';
+import type { Clock } from '../ports/clock.js';
+import { checkPageRule } from '../domain/cache/page-rules.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { TableOf, TypedStore } from '../ports/typed-store.js';
 import { LoadRelated } from '../application/read/load-related.js';
@@ -452,6 +455,8 @@ export class PorticoApp<S = UntypedSchema> {
     for (const plugin of this.plugins) await plugin.install(createPluginContext(container, plugin, hooks));
     const fileColumn = this.registry.all().flatMap((m) => m.columns.filter((c) => c.file).map((c) => `${m.table}.${c.name}`))[0];
     if (fileColumn && !resolveOptional(container, TOKENS.StoredFiles)) throw new Error(`${fileColumn} is a file column: mount the storage() plugin (app.use(storage({ url: 'file:./data/media' })))`);
+    const pages = cachedPagesOf(routes, resolveOptional(container, TOKENS.Cache), resolve(container, TOKENS.Clock));
+    pages?.follow(resolve(container, TOKENS.Events), routes.flatMap((r) => r.cache?.dependsOn ?? []));
     const eventsCheck = eventBusCheck(resolve(container, TOKENS.Events));
     if (eventsCheck) this.checks.push(eventsCheck);
     const tokens = resolveOptional(container, TOKENS.BearerTokens);
@@ -462,6 +467,7 @@ export class PorticoApp<S = UntypedSchema> {
       inFlight: this.inFlight,
       bodyLimit: settings.bodyLimit,
       idempotency: resolve(container, TOKENS.IdempotentRequests),
+      ...(pages ? { pages } : {}),
       // Spelled out, not `{ ...sources, tokens }`: a spread copy that then gains a property is slow in V8 (docs/performance.md).
       identify: (backend, sources) => resolveIdentity(backend ?? this.authBackend, { authorization: sources.authorization, session: sources.session, tokens }),
       ...(this.options.trustedProxyHops !== undefined ? { trustedProxyHops: this.options.trustedProxyHops } : {}),
@@ -537,4 +543,14 @@ export type AppSchema<Models extends readonly ModelDecl[]> = string extends Mode
 /** Creates an app (nothing is opened until `open`, `start` or `listen`), typed by its models. */
 export function createApp<Models extends readonly ModelDecl[] = readonly []>(options: AppOptions & { readonly models?: Models }): PorticoApp<AppSchema<Models>> {
   return new PorticoApp<AppSchema<Models>>(options);
+}
+
+/** The page cache of the routes declared with `cache`, checked: a rule with a bad TTL, or no cache() plugin, stops the app. */
+function cachedPagesOf(routes: readonly RouteDef[], cache: Cache | undefined, clock: Clock): CachedPages | undefined {
+  const cached = routes.filter((r) => r.cache);
+  for (const route of cached) checkPageRule(route.cache as NonNullable<RouteDef['cache']>, `${route.method} ${route.path}`);
+  const first = cached[0];
+  if (!first) return undefined;
+  if (!cache) throw new Error(`cachePage on ${first.method} ${first.path} keeps pages in the app's cache: mount the cache() plugin`);
+  return new CachedPages(cache, () => clock.now().getTime());
 }

@@ -3,6 +3,7 @@ import type { FlashMessage } from '../../application/auth/session-manager.js';
 import type { Identity } from '../../domain/auth/identity.js';
 import type { Row, Value } from '../../domain/model/types.js';
 import type { MultipartBody, MultipartOptions } from './multipart.js';
+import type { PageCacheRule } from '../../domain/cache/page-rules.js';
 
 /**
  * The request's session, when the sessions plugin is mounted (loaded lazily, saved after the
@@ -92,6 +93,11 @@ export interface RouteDef {
    * body 415.
    */
   readonly uploads?: boolean;
+  /**
+   * `cachePage`: its GET and HEAD answers to callers without credentials are kept in the app's
+   * cache (the cache() plugin) for `ttl` seconds and dropped when a model of `dependsOn` changes.
+   */
+  readonly cache?: PageCacheRule;
   readonly handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
 }
 

@@ -18,6 +18,8 @@ import { SESSION_COOKIE } from './session-middleware.js';
 import { bucketedRoutes, routerMiddleware, type BucketRoute } from './route-buckets.js';
 import { KoaApplication, KoaRouter } from './commonjs-packages.js';
 import type { IdempotentRequests } from '../../application/idempotency/idempotent-requests.js';
+import type { CachedPages } from '../../application/cache/cached-pages.js';
+import { mayStore, pageKey } from '../../domain/cache/page-rules.js';
 
 /** Resolves the caller from what the request carries, with `backend` or the app's default. */
 export type Identify = (
@@ -41,6 +43,8 @@ export interface KoaAppOptions {
   readonly identify?: Identify;
   /** Remembers answers to requests sent with an Idempotency-Key (DESIGN §3 "idempotency"). */
   readonly idempotency?: IdempotentRequests;
+  /** Keeps the answers of routes declared with `cache` (the cache() plugin's `cachePage`). */
+  readonly pages?: CachedPages;
 }
 
 /**
@@ -122,9 +126,10 @@ function routeRouters(options: KoaAppOptions): { router: Koa.Middleware; earlyRo
   const late: BucketRoute[] = [];
   for (const route of options.routes) {
     const methods = route.method === 'ALL' ? ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [route.method];
+    const pages = route.cache ? options.pages : undefined;
     const handler: Koa.Middleware = (ctx) => {
       if (route.early) ctx.state[SERVED_EARLY] = true;
-      return answer(ctx, route, options);
+      return pages ? cachedAnswer(ctx, route, options, pages) : answer(ctx, route, options);
     };
     if (route.early) earlyRouter.register(route.path, methods, handler);
     else late.push({ path: route.path, methods, handler });
@@ -149,6 +154,53 @@ function answer(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions): Prom
   };
   const body = readBody(ctx, route, options.bodyLimit);
   return isThenable(body) ? Promise.resolve(body).then(respond) : respond(body);
+}
+
+/** Response headers never kept with a page: the request's own, and what Node writes itself. */
+const UNKEPT = new Set(['set-cookie', 'x-request-id', 'content-length', 'date', 'connection', 'transfer-encoding', 'age']);
+
+/**
+ * A route declared with `cache` (issue 52, `cachePage`): a GET or HEAD from a caller without
+ * credentials is answered from the kept page when there is one (with `Age` and
+ * `Cache-Control: public, max-age=<left>`; no handler, no statement), else by the route, whose
+ * answer is kept when `mayStore` allows. Concurrent misses of one page wait for the first.
+ */
+async function cachedAnswer(ctx: Koa.Context, route: RouteDef, options: KoaAppOptions, pages: CachedPages): Promise<void> {
+  const rule = route.cache as NonNullable<RouteDef['cache']>;
+  if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.get('authorization') !== '' || readCookie(ctx, SESSION_COOKIE) !== undefined) return answer(ctx, route, options);
+  const key = pageKey({ host: ctx.host, path: ctx.path, query: ctx.querystring, header: (name) => ctx.get(name) }, rule.vary);
+  if (await serveKept(ctx, pages, key)) return;
+  const fill = pages.fill(key, async () => {
+    await answer(ctx, route, options);
+    await keepPage(ctx, pages, key, rule);
+  });
+  if (fill.first) return fill.done;
+  await fill.done.catch(() => undefined);
+  if (await serveKept(ctx, pages, key)) return;
+  return answer(ctx, route, options);
+}
+
+async function serveKept(ctx: Koa.Context, pages: CachedPages, key: string): Promise<boolean> {
+  const kept = await pages.lookup(key);
+  if (!kept) return false;
+  ctx.status = kept.page.status;
+  for (const [name, value] of Object.entries(kept.page.headers)) ctx.set(name, value);
+  ctx.set('Age', String(kept.age));
+  ctx.set('Cache-Control', `public, max-age=${kept.left}`);
+  ctx.body = Buffer.from(kept.page.body, 'base64');
+  return true;
+}
+
+async function keepPage(ctx: Koa.Context, pages: CachedPages, key: string, rule: NonNullable<RouteDef['cache']>): Promise<void> {
+  const body: unknown = ctx.body;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : undefined;
+  const cacheControl = String(ctx.res.getHeader('cache-control') ?? '');
+  if (!bytes || !mayStore(ctx.status, ctx.res.getHeader('set-cookie') !== undefined, cacheControl)) return;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (!UNKEPT.has(name.toLowerCase()) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  await pages.store(key, { status: ctx.status, headers, body: bytes.toString('base64') }, rule);
 }
 
 /**

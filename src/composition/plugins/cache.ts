@@ -2,6 +2,7 @@ import { MemoryCacheStore } from '../../adapters/cache/memory-cache-store.js';
 import { connectRedisCacheStore } from '../../adapters/cache/redis-cache-store.js';
 import { SqlCacheStore } from '../../adapters/persistence/sql/sql-cache-store.js';
 import { CacheService } from '../../application/cache/cache-service.js';
+import { checkPageRule, type PageCacheRule } from '../../domain/cache/page-rules.js';
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Plugin } from '../plugin.js';
 import { TOKENS } from '../tokens.js';
@@ -53,4 +54,18 @@ export function cache(options: CacheOptions = {}): Plugin {
       ctx.bindFactory(TOKENS.Cache, (get) => new CacheService(chosen, get(TOKENS.Clock), ctx.logger));
     },
   };
+}
+
+/**
+ * A route's page cache (issue 52): GET and HEAD answers to callers without credentials kept for
+ * `ttl` seconds in the app's cache (mount cache()), with `Age` on a hit, keyed by host, path,
+ * sorted query and the `vary` headers; never an answer that sets a cookie or is `private` or
+ * `no-store`; dropped when a write to a `dependsOn` model commits, in every process on a shared
+ * bus and cache. A TTL of 0 or less throws.
+ *
+ * @example
+ * ctx.route({ method: 'GET', path: '/stats', cache: cachePage({ ttl: 30, dependsOn: ['post'] }), handler });
+ */
+export function cachePage(rule: PageCacheRule): PageCacheRule {
+  return checkPageRule(rule, 'a route');
 }
